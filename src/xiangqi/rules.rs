@@ -1,0 +1,319 @@
+//! A game in progress: the board plus its history, and the rulings that end a game.
+//!
+//! 1. The side to move with no legal move loses (checkmate and stalemate alike).
+//! 2. On the third occurrence of a position, the moves since its first occurrence are
+//!    judged: a side that checked with every move while the other did not loses
+//!    (perpetual check); otherwise a side that chased with every move while the other did
+//!    not loses (perpetual chase); otherwise the game is drawn.
+//! 3. 120 plies without a capture draw.
+//!
+//! A *chase* is a move after which the mover newly threatens to capture, legally and with a
+//! non-king, non-pawn piece, an enemy piece that is unprotected, or a rook with a horse or
+//! cannon, or a rook, horse or cannon with an advisor or elephant. Kings and pawns that have
+//! not crossed the river are never targets. Two pieces of the same kind attacking each other
+//! is an exchange offer, not a chase. The chased piece is followed as it moves: a side
+//! chases perpetually when one and the same piece is chased after every one of its moves in
+//! the cycle (a checking move may stand in for a chase).
+
+use super::bitboard::Bitboard;
+use super::board::{Board, Undo};
+use super::fen::FenError;
+use super::moves::{Move, MoveList, MoveParseError};
+use super::types::{Color, Role, Square};
+use std::fmt;
+
+/// Plies without a capture after which the game is drawn.
+pub const NO_CAPTURE_LIMIT: u32 = 120;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// The loser was in check with no legal move.
+    Checkmate,
+    /// The loser had no legal move without being in check (a loss in Xiangqi).
+    Stalemate,
+    /// The loser checked on every move of a threefold repetition.
+    PerpetualCheck,
+    /// The loser chased the same piece on every move of a threefold repetition.
+    PerpetualChase,
+    /// A threefold repetition with neither side (or both) perpetually checking or chasing.
+    Repetition,
+    /// 120 plies without a capture.
+    NoCaptureLimit,
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::PerpetualCheck => "perpetual check",
+            Termination::PerpetualChase => "perpetual chase",
+            Termination::Repetition => "repetition",
+            Termination::NoCaptureLimit => "120 plies without capture",
+        })
+    }
+}
+
+/// How a game ended: the winner (none for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub termination: Termination,
+}
+
+impl Outcome {
+    fn win(winner: Color, termination: Termination) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            termination,
+        }
+    }
+
+    fn draw(termination: Termination) -> Outcome {
+        Outcome {
+            winner: None,
+            termination,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    mv: Move,
+    undo: Undo,
+}
+
+/// A game: the current board and every move that led to it from the start position.
+#[derive(Clone, Debug)]
+pub struct Xiangqi {
+    start: Board,
+    board: Board,
+    history: Vec<Ply>,
+}
+
+impl Xiangqi {
+    /// A new game from the standard start position.
+    pub fn new() -> Xiangqi {
+        Xiangqi::from_board(Board::startpos())
+    }
+
+    /// A new game from any valid position.
+    pub fn from_board(board: Board) -> Xiangqi {
+        Xiangqi {
+            start: board.clone(),
+            board,
+            history: Vec::new(),
+        }
+    }
+
+    /// A new game from a FEN.
+    pub fn from_fen(fen: &str) -> Result<Xiangqi, FenError> {
+        Ok(Xiangqi::from_board(Board::from_fen(fen)?))
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.history.iter().map(|p| p.mv)
+    }
+
+    /// Plies played since the start position.
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Legal moves in the current position.
+    pub fn legal_moves(&self) -> MoveList {
+        self.board.legal_moves()
+    }
+
+    /// Plays a move the caller knows to be legal.
+    pub fn play(&mut self, mv: Move) {
+        debug_assert!(self.board.is_legal(mv), "{mv} is illegal in {}", self.board.fen());
+        let undo = self.board.make(mv);
+        self.history.push(Ply { mv, undo });
+    }
+
+    /// Parses an ICCS move, checks it is legal here, and plays it.
+    pub fn play_iccs(&mut self, text: &str) -> Result<Move, MoveParseError> {
+        let mv = self.board.parse_move(text)?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.history.pop()?;
+        self.board.unmake(ply.mv, ply.undo);
+        Some(ply.mv)
+    }
+
+    /// How many times the current position has occurred, counting now.
+    pub fn repetitions(&self) -> usize {
+        self.previous_occurrences().count() + 1
+    }
+
+    /// History indices (plies) at which the current position stood before, latest first.
+    /// Only positions since the last capture, with the same side to move, can repeat.
+    fn previous_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
+        let n = self.history.len();
+        let window = (self.board.halfmoves() as usize).min(n);
+        let hash = self.board.hash();
+        // The hash before ply i is stored in that ply's undo record.
+        (2..=window)
+            .step_by(2)
+            .map(move |back| n - back)
+            .filter(move |&i| self.history[i].undo.hash_before() == hash)
+    }
+
+    /// Whether the game is over, and how.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let to_move = self.board.turn();
+        if !self.board.has_legal_move() {
+            let t = if self.board.in_check() {
+                Termination::Checkmate
+            } else {
+                Termination::Stalemate
+            };
+            return Some(Outcome::win(to_move.flip(), t));
+        }
+        let earlier: Vec<usize> = self.previous_occurrences().collect();
+        if earlier.len() >= 2 {
+            let first = *earlier.last().expect("two occurrences");
+            return Some(self.judge_cycle(first));
+        }
+        if self.board.halfmoves() >= NO_CAPTURE_LIMIT {
+            return Some(Outcome::draw(Termination::NoCaptureLimit));
+        }
+        None
+    }
+
+    /// Judges the moves from history index `first` to now, which returned to the same position.
+    fn judge_cycle(&self, first: usize) -> Outcome {
+        let mut board = self.board.clone();
+        for ply in self.history[first..].iter().rev() {
+            board.unmake(ply.mv, ply.undo);
+        }
+        // Per side: did every move check; which enemy pieces were chased by every move.
+        let mut all_checks = [true; 2];
+        let mut chased: [Option<Bitboard>; 2] = [None; 2];
+        for ply in &self.history[first..] {
+            let mover = board.turn();
+            let before = board.clone();
+            board.make(ply.mv);
+            let other = mover.flip();
+            // The opponent's piece that just moved is still the same piece for the mover's chase.
+            if let Some(set) = &mut chased[other.index()] {
+                if set.contains(ply.mv.from()) {
+                    *set = set.without(ply.mv.from()).with(ply.mv.to());
+                }
+            }
+            if board.in_check() {
+                continue; // a check may stand in for a chase
+            }
+            all_checks[mover.index()] = false;
+            let targets = chase_targets(&before, ply.mv, &board);
+            let set = chased[mover.index()].get_or_insert(targets);
+            *set &= targets;
+        }
+        let chases = chased.map(|s| s.is_some_and(|b| b.any()));
+        let (r, b) = (Color::Red.index(), Color::Black.index());
+        if all_checks[r] != all_checks[b] {
+            let loser = if all_checks[r] { Color::Red } else { Color::Black };
+            Outcome::win(loser.flip(), Termination::PerpetualCheck)
+        } else if !all_checks[r] && chases[r] != chases[b] {
+            let loser = if chases[r] { Color::Red } else { Color::Black };
+            Outcome::win(loser.flip(), Termination::PerpetualChase)
+        } else {
+            Outcome::draw(Termination::Repetition)
+        }
+    }
+}
+
+impl Default for Xiangqi {
+    fn default() -> Self {
+        Xiangqi::new()
+    }
+}
+
+/// Whether a capture of the piece on `target` by `attacker`'s role counts as a chase
+/// regardless of protection (a bigger piece attacked by a smaller one).
+fn attacks_bigger(attacker: Role, target: Role) -> bool {
+    match attacker {
+        Role::Horse | Role::Cannon => target == Role::Rook,
+        Role::Advisor | Role::Elephant => matches!(target, Role::Rook | Role::Horse | Role::Cannon),
+        _ => false,
+    }
+}
+
+/// The board with `color` to move (a pass if needed); used to ask "could `color` capture".
+fn with_turn(board: &Board, color: Color) -> Board {
+    let mut b = board.clone();
+    if b.turn() != color {
+        b.make_null();
+    }
+    b
+}
+
+/// Chase threats of `color` in `board`: (attacker square, target square) pairs.
+fn threats(board: &Board, color: Color) -> Vec<(Square, Square)> {
+    let them = color.flip();
+    let mover = with_turn(board, color);
+    let defender = with_turn(board, them);
+    let crossed_pawns = board.pieces(them, Role::Pawn) & !own_half(them);
+    let targets = board.by_color(them) & !board.by_role(Role::King) & !board.by_role(Role::Pawn) | crossed_pawns;
+    let mut out = Vec::new();
+    for a in board.by_color(color) & !board.by_role(Role::King) & !board.by_role(Role::Pawn) {
+        let piece = board.piece_at(a).expect("attacker on its square");
+        for t in board.piece_attacks(a, piece, board.occupancy()) & targets {
+            let capture = Move::new(a, t);
+            if !mover.is_legal(capture) {
+                continue;
+            }
+            let target = board.piece_at(t).expect("target on its square").role;
+            let counts = attacks_bigger(piece.role, target)
+                || (!(target == piece.role && defender.is_legal(Move::new(t, a)))
+                    && !protected_after_capture(&mover, capture));
+            if counts {
+                out.push((a, t));
+            }
+        }
+    }
+    out
+}
+
+/// Whether, after the side to move in `board` plays `capture`, the opponent can recapture.
+fn protected_after_capture(board: &Board, capture: Move) -> bool {
+    let mut b = board.clone();
+    b.make(capture);
+    !b.legal_moves_to(Bitboard::from_square(capture.to())).is_empty()
+}
+
+fn own_half(color: Color) -> Bitboard {
+    Square::all().filter(|s| s.on_own_side(color)).collect()
+}
+
+/// Enemy pieces that `mv` (played in `before`, giving `after`) newly chases.
+fn chase_targets(before: &Board, mv: Move, after: &Board) -> Bitboard {
+    let mover = before.turn();
+    let old = threats(before, mover);
+    threats(after, mover)
+        .into_iter()
+        .filter(|&(a, t)| {
+            let origin = if a == mv.to() { mv.from() } else { a };
+            !old.contains(&(origin, t))
+        })
+        .map(|(_, t)| t)
+        .collect()
+}
