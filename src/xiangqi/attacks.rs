@@ -138,7 +138,12 @@ fn line_keys(sq: Square, occ: &Occupancy) -> (usize, usize, usize, usize) {
 }
 
 #[inline]
-fn line_lookup(sq: Square, occ: &Occupancy, rank_t: &[[u16; 512]; 9], file_t: &[[u16; 1024]; 10]) -> Bitboard {
+fn line_lookup(
+    sq: Square,
+    occ: &Occupancy,
+    rank_t: &[[u16; 512]; 9],
+    file_t: &[[u16; 1024]; 10],
+) -> Bitboard {
     let (f, r, rank_occ, file_occ) = line_keys(sq, occ);
     let on_rank = (rank_t[f][rank_occ] as u128) << (r * 9);
     let on_file = FILE_SPREAD[file_t[r][file_occ] as usize] << f;
@@ -161,8 +166,10 @@ pub fn cannon_captures(sq: Square, occ: &Occupancy) -> Bitboard {
 #[inline]
 pub fn slider_attacks(sq: Square, occ: &Occupancy) -> (Bitboard, Bitboard) {
     let (f, r, rank_occ, file_occ) = line_keys(sq, occ);
-    let slide = ((RANK_SLIDE[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_SLIDE[r][file_occ] as usize] << f);
-    let jump = ((RANK_JUMP[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_JUMP[r][file_occ] as usize] << f);
+    let slide =
+        ((RANK_SLIDE[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_SLIDE[r][file_occ] as usize] << f);
+    let jump =
+        ((RANK_JUMP[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_JUMP[r][file_occ] as usize] << f);
     (Bitboard(slide), Bitboard(jump))
 }
 
@@ -191,10 +198,7 @@ pub(crate) struct Gated {
     pub targets: u128,
 }
 
-const NO_GATE: Gated = Gated {
-    leg: 90,
-    targets: 0,
-};
+const NO_GATE: Gated = Gated { leg: 90, targets: 0 };
 
 /// Horse moves from each square: four legs, each gating two targets.
 static HORSE_FORWARD: [[Gated; 4]; 90] = {
@@ -207,7 +211,11 @@ static HORSE_FORWARD: [[Gated; 4]; 90] = {
             let (df, dr) = ORTHO[d];
             if let Some(leg) = sq.offset(df, dr) {
                 // The two targets step once more along the leg's direction and once sideways.
-                let (a, b) = if df == 0 { ((1, 2 * dr), (-1, 2 * dr)) } else { ((2 * df, 1), (2 * df, -1)) };
+                let (a, b) = if df == 0 {
+                    ((1, 2 * dr), (-1, 2 * dr))
+                } else {
+                    ((2 * df, 1), (2 * df, -1))
+                };
                 t[i][d] = Gated {
                     leg: leg.index() as u8,
                     targets: sq_bit(sq.offset(a.0, a.1)) | sq_bit(sq.offset(b.0, b.1)),
@@ -482,7 +490,10 @@ mod tests {
             ["b3", "c3", "d3", "e0", "e1", "e2", "e4", "e5", "f3", "g3", "h3"]
         );
         assert_eq!(names(cannon_captures(sq("e3"), &occ)), ["e7"]);
-        assert_eq!(names(file_attacks(sq("e3"), &occ)), ["e0", "e1", "e2", "e4", "e5"]);
+        assert_eq!(
+            names(file_attacks(sq("e3"), &occ)),
+            ["e0", "e1", "e2", "e4", "e5"]
+        );
         assert_eq!(names(between(sq("e3"), sq("e8"))), ["e4", "e5", "e6", "e7"]);
         assert!(between(sq("e3"), sq("f8")).is_empty());
     }
@@ -495,10 +506,7 @@ mod tests {
         assert_eq!(names(horse_attacks(sq("b0"), &occ)), ["d1"]);
         // From a horse's reverse view: e2 is attacked from d0 and f0 via d1/f1; b1 blocks nothing there.
         let att = horse_attackers(sq("e2"), &Occupancy::EMPTY);
-        assert_eq!(
-            names(att),
-            ["c1", "c3", "d0", "d4", "f0", "f4", "g1", "g3"]
-        );
+        assert_eq!(names(att), ["c1", "c3", "d0", "d4", "f0", "f4", "g1", "g3"]);
         for from in Square::all() {
             for to in horse_attacks(from, &occ) {
                 assert!(horse_attackers(to, &occ).contains(from), "{from}->{to}");

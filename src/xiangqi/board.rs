@@ -177,7 +177,13 @@ impl Board {
     /// Pieces of `by` that attack the king standing on `ksq`, given an occupancy and a mask
     /// of `by`'s pieces still on the board (so callers can test hypothetical moves).
     #[inline]
-    pub(crate) fn king_attackers(&self, ksq: Square, by: Color, occ: &Occupancy, alive: Bitboard) -> Bitboard {
+    pub(crate) fn king_attackers(
+        &self,
+        ksq: Square,
+        by: Color,
+        occ: &Occupancy,
+        alive: Bitboard,
+    ) -> Bitboard {
         let them = self.by_color[by.index()] & alive;
         let pawns = self.by_role[Role::Pawn.index()] & them;
         let mut out = attacks::pawn_attackers(by, ksq) & pawns;

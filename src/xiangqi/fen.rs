@@ -107,7 +107,10 @@ impl Board {
                 }
             }
             if file != 9 {
-                return Err(FenError::RowWidth { row: i + 1, width: file });
+                return Err(FenError::RowWidth {
+                    row: i + 1,
+                    width: file,
+                });
             }
         }
         let turn = match fields.get(1).copied() {
@@ -238,7 +241,10 @@ mod tests {
     #[test]
     fn each_failure_is_named() {
         assert_eq!(err(""), FenError::Empty);
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"), FenError::RowCount(9));
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"),
+            FenError::RowCount(9)
+        );
         assert!(matches!(
             err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w"),
             FenError::RowWidth { row: 10, .. }
@@ -247,36 +253,74 @@ mod tests {
             err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w"),
             FenError::RowWidth { row: 10, .. }
         ));
-        assert!(matches!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"), FenError::BadNumber { .. }));
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w"), FenError::BadPiece('X'));
-        assert_eq!(err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x"), FenError::BadTurn("x".into()));
-        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/3K1K3 w"), FenError::TooManyKings(Color::Red));
-        assert_eq!(err("9/9/9/9/9/9/9/9/9/4K4 w"), FenError::MissingKing(Color::Black));
+        assert!(matches!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
+            FenError::BadNumber { .. }
+        ));
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKXBNR w"),
+            FenError::BadPiece('X')
+        );
+        assert_eq!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x"),
+            FenError::BadTurn("x".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/3K1K3 w"),
+            FenError::TooManyKings(Color::Red)
+        );
+        assert_eq!(
+            err("9/9/9/9/9/9/9/9/9/4K4 w"),
+            FenError::MissingKing(Color::Black)
+        );
         assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4/9 w"), FenError::KingsFacing);
         assert_eq!(
             err("3k5/9/9/9/9/9/9/9/9/K8 w"),
-            FenError::KingOutsidePalace { color: Color::Red, square: Square::parse("a0").unwrap() }
+            FenError::KingOutsidePalace {
+                color: Color::Red,
+                square: Square::parse("a0").unwrap()
+            }
         );
         assert_eq!(
             err("3k5/9/9/9/9/9/9/9/3A5/4K4 w"),
-            FenError::AdvisorOffPoint { color: Color::Red, square: Square::parse("d1").unwrap() }
+            FenError::AdvisorOffPoint {
+                color: Color::Red,
+                square: Square::parse("d1").unwrap()
+            }
         );
         assert_eq!(
             err("3k5/9/9/9/9/9/9/9/9/3BK4 w"),
-            FenError::ElephantOffPoint { color: Color::Red, square: Square::parse("d0").unwrap() }
+            FenError::ElephantOffPoint {
+                color: Color::Red,
+                square: Square::parse("d0").unwrap()
+            }
         );
         assert_eq!(
             err("3k5/9/9/9/9/9/9/P8/9/4K4 w"),
-            FenError::PawnBehindStart { color: Color::Red, square: Square::parse("a2").unwrap() }
+            FenError::PawnBehindStart {
+                color: Color::Red,
+                square: Square::parse("a2").unwrap()
+            }
         );
         assert_eq!(
             err("3k5/9/p8/9/9/9/9/9/9/4K4 w"),
-            FenError::PawnBehindStart { color: Color::Black, square: Square::parse("a7").unwrap() }
+            FenError::PawnBehindStart {
+                color: Color::Black,
+                square: Square::parse("a7").unwrap()
+            }
         );
-        assert_eq!(err("3k5/9/9/9/9/9/9/9/9/3RK4 w"), FenError::OpponentInCheck(Color::Black));
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/3RK4 w"),
+            FenError::OpponentInCheck(Color::Black)
+        );
         assert_eq!(
             err("rrrakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
-            FenError::TooManyPieces { color: Color::Black, role: "rook", count: 4, max: 2 }
+            FenError::TooManyPieces {
+                color: Color::Black,
+                role: "rook",
+                count: 4,
+                max: 2
+            }
         );
     }
 }

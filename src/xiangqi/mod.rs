@@ -15,5 +15,5 @@ pub use bitboard::Bitboard;
 pub use board::{Board, Undo};
 pub use fen::{FenError, START_FEN};
 pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
+pub use rules::{CycleReport, Outcome, Termination, Xiangqi, NO_CAPTURE_LIMIT};
 pub use types::{Color, File, Piece, Rank, Role, Square};
-pub use rules::{Outcome, Termination, Xiangqi, NO_CAPTURE_LIMIT};

@@ -213,7 +213,9 @@ impl Board {
         if piece.color != us {
             return false;
         }
-        self.piece_targets(from, piece.role, us, Bitboard::FULL).contains(to) && self.king_safe_after(us, from, to)
+        self.piece_targets(from, piece.role, us, Bitboard::FULL)
+            .contains(to)
+            && self.king_safe_after(us, from, to)
     }
 
     /// Parses an ICCS move and checks that it is legal here, saying why not if it is not.
@@ -222,11 +224,20 @@ impl Board {
         let (from, to) = (mv.from(), mv.to());
         let us = self.turn();
         let name = || text.trim().to_string();
-        let piece = self.piece_at(from).ok_or_else(|| MoveParseError::NoPiece { mv: name(), square: from })?;
+        let piece = self.piece_at(from).ok_or_else(|| MoveParseError::NoPiece {
+            mv: name(),
+            square: from,
+        })?;
         if piece.color != us {
-            return Err(MoveParseError::WrongSide { mv: name(), square: from });
+            return Err(MoveParseError::WrongSide {
+                mv: name(),
+                square: from,
+            });
         }
-        if !self.piece_targets(from, piece.role, us, Bitboard::FULL).contains(to) {
+        if !self
+            .piece_targets(from, piece.role, us, Bitboard::FULL)
+            .contains(to)
+        {
             let reason = if self.by_color(us).contains(to) {
                 "it lands on a piece of its own side"
             } else {
@@ -254,7 +265,12 @@ mod tests {
     use super::*;
 
     fn moves(fen: &str) -> Vec<String> {
-        let mut v: Vec<String> = Board::from_fen(fen).unwrap().legal_moves().iter().map(|m| m.to_string()).collect();
+        let mut v: Vec<String> = Board::from_fen(fen)
+            .unwrap()
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         v.sort();
         v
     }
@@ -286,13 +302,19 @@ mod tests {
     #[test]
     fn horse_leg_and_elephant_eye_block() {
         let b = Board::from_fen("3k5/9/9/9/9/9/9/9/1R7/1N2K4 w").unwrap();
-        let horse: Vec<String> = b.legal_moves().iter().filter(|m| m.from().to_string() == "b0").map(|m| m.to_string()).collect();
+        let horse: Vec<String> = b
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from().to_string() == "b0")
+            .map(|m| m.to_string())
+            .collect();
         assert_eq!(horse, ["b0d1"]);
     }
 
     #[test]
     fn is_legal_agrees_with_generation() {
-        let b = Board::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+        let b = Board::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1")
+            .unwrap();
         let legal = b.legal_moves();
         for from in Square::all() {
             for to in Square::all() {

@@ -11,9 +11,11 @@
 //! non-king, non-pawn piece, an enemy piece that is unprotected, or a rook with a horse or
 //! cannon, or a rook, horse or cannon with an advisor or elephant. Kings and pawns that have
 //! not crossed the river are never targets. Two pieces of the same kind attacking each other
-//! is an exchange offer, not a chase. The chased piece is followed as it moves: a side
-//! chases perpetually when one and the same piece is chased after every one of its moves in
-//! the cycle (a checking move may stand in for a chase).
+//! is an exchange offer, not a chase. A move chases the pieces it leaves threatened that were
+//! not threatened before it. The chased piece is followed as it moves: a side chases
+//! perpetually when one and the same piece is newly chased by every one of its moves in the
+//! cycle. As in strong engines (Pikafish), a cycle with checks in it that is not a perpetual
+//! check is a draw.
 
 use super::bitboard::Bitboard;
 use super::board::{Board, Undo};
@@ -199,45 +201,82 @@ impl Xiangqi {
         None
     }
 
+    /// What each side did through the repetition cycle that ends at the current position,
+    /// if the position has occurred three times.
+    pub fn cycle_report(&self) -> Option<CycleReport> {
+        let earlier: Vec<usize> = self.previous_occurrences().collect();
+        (earlier.len() >= 2).then(|| self.examine_cycle(*earlier.last().expect("two occurrences")))
+    }
+
     /// Judges the moves from history index `first` to now, which returned to the same position.
     fn judge_cycle(&self, first: usize) -> Outcome {
+        self.examine_cycle(first).outcome()
+    }
+
+    fn examine_cycle(&self, first: usize) -> CycleReport {
         let mut board = self.board.clone();
         for ply in self.history[first..].iter().rev() {
             board.unmake(ply.mv, ply.undo);
         }
-        // Per side: did every move check; which enemy pieces were chased by every move.
-        let mut all_checks = [true; 2];
-        let mut chased: [Option<Bitboard>; 2] = [None; 2];
+        let mut report = CycleReport {
+            plies: self.history.len() - first,
+            checked_every_move: [true; 2],
+            any_check: false,
+            chased: [Bitboard::FULL; 2],
+        };
         for ply in &self.history[first..] {
             let mover = board.turn();
             let before = board.clone();
             board.make(ply.mv);
-            let other = mover.flip();
-            // The opponent's piece that just moved is still the same piece for the mover's chase.
-            if let Some(set) = &mut chased[other.index()] {
-                if set.contains(ply.mv.from()) {
-                    *set = set.without(ply.mv.from()).with(ply.mv.to());
-                }
+            // The opponent's tracked targets follow the piece that just moved.
+            let tracked = &mut report.chased[mover.flip().index()];
+            if tracked.contains(ply.mv.from()) {
+                *tracked = tracked.without(ply.mv.from()).with(ply.mv.to());
             }
             if board.in_check() {
-                continue; // a check may stand in for a chase
+                report.any_check = true;
+            } else {
+                report.checked_every_move[mover.index()] = false;
+                report.chased[mover.index()] &= threats(&board, mover) & !threats(&before, mover);
             }
-            all_checks[mover.index()] = false;
-            let targets = chase_targets(&before, ply.mv, &board);
-            let set = chased[mover.index()].get_or_insert(targets);
-            *set &= targets;
         }
-        let chases = chased.map(|s| s.is_some_and(|b| b.any()));
-        let (r, b) = (Color::Red.index(), Color::Black.index());
-        if all_checks[r] != all_checks[b] {
-            let loser = if all_checks[r] { Color::Red } else { Color::Black };
-            Outcome::win(loser.flip(), Termination::PerpetualCheck)
-        } else if !all_checks[r] && chases[r] != chases[b] {
-            let loser = if chases[r] { Color::Red } else { Color::Black };
-            Outcome::win(loser.flip(), Termination::PerpetualChase)
-        } else {
-            Outcome::draw(Termination::Repetition)
+        report
+    }
+}
+
+/// What each side did through a repetition cycle (indexed by `Color::index`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    /// Plies from the first occurrence of the position to now.
+    pub plies: usize,
+    /// Whether the side gave check with every one of its moves.
+    pub checked_every_move: [bool; 2],
+    /// Whether any move in the cycle gave check.
+    pub any_check: bool,
+    /// Enemy pieces (on their current squares) the side newly chased with every move.
+    pub chased: [Bitboard; 2],
+}
+
+impl CycleReport {
+    /// Whether `color` chased one piece perpetually through a check-free cycle.
+    pub fn chases(&self, color: Color) -> bool {
+        !self.any_check && self.chased[color.index()].any()
+    }
+
+    /// The ruling: perpetual check loses, else a one-sided perpetual chase loses, else a draw.
+    /// A cycle with checks that is not a perpetual check is a draw, as in strong engines.
+    pub fn outcome(&self) -> Outcome {
+        let [red_checks, black_checks] = self.checked_every_move;
+        if red_checks != black_checks {
+            let loser = if red_checks { Color::Red } else { Color::Black };
+            return Outcome::win(loser.flip(), Termination::PerpetualCheck);
         }
+        let (red, black) = (self.chases(Color::Red), self.chases(Color::Black));
+        if red != black {
+            let loser = if red { Color::Red } else { Color::Black };
+            return Outcome::win(loser.flip(), Termination::PerpetualChase);
+        }
+        Outcome::draw(Termination::Repetition)
     }
 }
 
@@ -266,27 +305,27 @@ fn with_turn(board: &Board, color: Color) -> Board {
     b
 }
 
-/// Chase threats of `color` in `board`: (attacker square, target square) pairs.
-fn threats(board: &Board, color: Color) -> Vec<(Square, Square)> {
+/// Enemy pieces that `color` threatens in the chase sense (see the module comment).
+fn threats(board: &Board, color: Color) -> Bitboard {
     let them = color.flip();
     let mover = with_turn(board, color);
     let defender = with_turn(board, them);
     let crossed_pawns = board.pieces(them, Role::Pawn) & !own_half(them);
-    let targets = board.by_color(them) & !board.by_role(Role::King) & !board.by_role(Role::Pawn) | crossed_pawns;
-    let mut out = Vec::new();
+    let targets =
+        (board.by_color(them) & !board.by_role(Role::King) & !board.by_role(Role::Pawn)) | crossed_pawns;
+    let mut out = Bitboard::EMPTY;
     for a in board.by_color(color) & !board.by_role(Role::King) & !board.by_role(Role::Pawn) {
         let piece = board.piece_at(a).expect("attacker on its square");
-        for t in board.piece_attacks(a, piece, board.occupancy()) & targets {
+        for t in board.piece_attacks(a, piece, board.occupancy()) & targets & !out {
             let capture = Move::new(a, t);
             if !mover.is_legal(capture) {
                 continue;
             }
             let target = board.piece_at(t).expect("target on its square").role;
-            let counts = attacks_bigger(piece.role, target)
-                || (!(target == piece.role && defender.is_legal(Move::new(t, a)))
-                    && !protected_after_capture(&mover, capture));
-            if counts {
-                out.push((a, t));
+            // Two pieces of one kind attacking each other offer an exchange, not a chase.
+            let mutual = target == piece.role && defender.is_legal(Move::new(t, a));
+            if attacks_bigger(piece.role, target) || (!mutual && !protected_after_capture(&mover, capture)) {
+                out = out.with(t);
             }
         }
     }
@@ -302,18 +341,4 @@ fn protected_after_capture(board: &Board, capture: Move) -> bool {
 
 fn own_half(color: Color) -> Bitboard {
     Square::all().filter(|s| s.on_own_side(color)).collect()
-}
-
-/// Enemy pieces that `mv` (played in `before`, giving `after`) newly chases.
-fn chase_targets(before: &Board, mv: Move, after: &Board) -> Bitboard {
-    let mover = before.turn();
-    let old = threats(before, mover);
-    threats(after, mover)
-        .into_iter()
-        .filter(|&(a, t)| {
-            let origin = if a == mv.to() { mv.from() } else { a };
-            !old.contains(&(origin, t))
-        })
-        .map(|(_, t)| t)
-        .collect()
 }

@@ -377,10 +377,7 @@ mod tests {
             .filter(|s| s.in_palace(Color::Black))
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(
-            palace,
-            ["d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"]
-        );
+        assert_eq!(palace, ["d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"]);
         assert!(Square::parse("e4").unwrap().on_own_side(Color::Red));
         assert!(Square::parse("e5").unwrap().on_own_side(Color::Black));
     }
@@ -391,7 +388,10 @@ mod tests {
             assert_eq!(Piece::from_char(c).unwrap().char(), c);
         }
         assert_eq!(Piece::from_char('E').unwrap().role, Role::Elephant);
-        assert_eq!(Piece::from_char('h').unwrap(), Piece::new(Color::Black, Role::Horse));
+        assert_eq!(
+            Piece::from_char('h').unwrap(),
+            Piece::new(Color::Black, Role::Horse)
+        );
         assert_eq!(Piece::from_char('x'), None);
     }
 }

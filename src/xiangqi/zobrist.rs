@@ -29,7 +29,7 @@ static PIECE_SQUARE: [[u64; 90]; 14] = {
 };
 
 /// Key toggled when Black is to move.
-pub const BLACK_TO_MOVE: u64 = splitmix(0x0B1A_C4).1;
+pub const BLACK_TO_MOVE: u64 = splitmix(0x000B_1AC4).1;
 
 /// The key of a piece standing on a square.
 #[inline]

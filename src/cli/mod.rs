@@ -1,0 +1,32 @@
+//! Command-line definitions, one module per subcommand.
+
+mod perft;
+
+use clap::{Parser, Subcommand};
+
+/// Tune a board-game engine's evaluation with an adaptive genetic algorithm and self-play.
+#[derive(Parser)]
+#[command(name = "qitune", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Perft(perft::Args),
+}
+
+/// Parses the command line and runs the chosen subcommand.
+pub fn run() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+    }
+}
+
+/// The games qitune plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameKind {
+    Xiangqi,
+}

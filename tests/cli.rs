@@ -1,0 +1,114 @@
+//! The `qitune` binary as users run it: output contracts and error messages.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn qitune() -> Command {
+    Command::cargo_bin("qitune").unwrap()
+}
+
+#[test]
+fn perft_last_line_is_the_count() {
+    let out = qitune().args(["perft", "--depth", "3"]).assert().success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(stdout.lines().last(), Some("79666"));
+}
+
+#[test]
+fn perft_divide_sums_to_the_count() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let out = qitune()
+        .args(["perft", "--fen", fen, "--depth", "2", "--divide"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.last(), Some(&"1128"));
+    let split: u64 = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(split, 1128);
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 38);
+}
+
+#[test]
+fn perft_after_moves_and_without_bulk() {
+    qitune()
+        .args(["perft", "--depth", "2", "--moves", "h2e2 h9g7", "--no-bulk"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"\n?\d+\n$").unwrap());
+}
+
+/// Each bad input gets exit code 1 and one `error:` line naming the problem; never a panic.
+fn rejects(args: &[&str], needle: &str) {
+    let out = qitune().args(args).assert().failure().code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(needle), "expected '{needle}' in: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("backtrace"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+}
+
+#[test]
+fn malformed_fens_are_named() {
+    let perft = |fen: &'static str| ["perft", "--depth", "1", "--fen", fen];
+    rejects(
+        &perft("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"),
+        "9 rows",
+    );
+    rejects(
+        &perft("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w"),
+        "'X' is not a Xiangqi piece",
+    );
+    rejects(&perft("4k4/9/9/9/9/9/9/9/9/3KK4 w"), "red has more than one king");
+    rejects(
+        &perft("3k5/9/9/9/9/9/9/P8/9/4K4 w"),
+        "pawn on a2 stands behind its starting rank",
+    );
+    rejects(
+        &perft("3k5/9/9/9/9/9/9/9/9/3RK4 w"),
+        "black, the side not to move, is in check",
+    );
+    rejects(
+        &perft("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR q"),
+        "'q' is not a side to move",
+    );
+    rejects(&perft(""), "empty FEN");
+}
+
+#[test]
+fn malformed_moves_are_named() {
+    rejects(
+        &["perft", "--depth", "1", "--moves", "h2e9x"],
+        "not a move in ICCS",
+    );
+    rejects(&["perft", "--depth", "1", "--moves", "e5e6"], "no piece on e5");
+    rejects(
+        &["perft", "--depth", "1", "--moves", "h7h6"],
+        "belongs to the side not to move",
+    );
+    rejects(
+        &["perft", "--depth", "1", "--moves", "h2h8"],
+        "illegal move h2h8: the piece cannot move there",
+    );
+    rejects(
+        &["perft", "--depth", "1", "--moves", "a0a3"],
+        "lands on a piece of its own side",
+    );
+}
+
+#[test]
+fn unknown_flags_are_usage_errors() {
+    qitune()
+        .args(["perft", "--depth", "1", "--bogus"])
+        .assert()
+        .failure()
+        .code(2)
+        .stderr(predicate::str::contains("--bogus"));
+}
