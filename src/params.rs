@@ -1,0 +1,348 @@
+//! Tunable parameters: their specs (name, default, bounds, bit width), sets of values, the
+//! gene mapping the GA uses, and weight files.
+//!
+//! A game declares its parameters once, as a `&'static [Spec]`; everything else (names in
+//! weight files, bounds checks, chromosome layout) is derived from that list.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One tunable parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// The name used in weight files and configs (`snake_case`).
+    pub name: &'static str,
+    /// The hand-set value: the baseline evolution must beat.
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// Genes (bits) that encode the value in a chromosome; 0 means never evolved (fixed).
+    pub bits: u32,
+}
+
+impl Spec {
+    /// The value a gene code in `0..2^bits` stands for: `min + round(code * (max - min) / (2^bits - 1))`.
+    pub fn decode(&self, code: u64) -> i32 {
+        if self.bits == 0 {
+            return self.default;
+        }
+        let top = (1u64 << self.bits) - 1;
+        let span = (self.max - self.min) as i64;
+        let code = code.min(top) as i64;
+        // Round half up on non-negative integers: (2*a*b + c) / (2*c).
+        let offset = (2 * code * span + top as i64) / (2 * top as i64);
+        self.min + offset as i32
+    }
+
+    /// The gene code whose value is nearest to `value` (ties to the lower code).
+    pub fn encode(&self, value: i32) -> u64 {
+        if self.bits == 0 {
+            return 0;
+        }
+        let top = (1u64 << self.bits) - 1;
+        let span = (self.max - self.min) as i64;
+        if span == 0 {
+            return 0;
+        }
+        let v = (value.clamp(self.min, self.max) - self.min) as i64;
+        // Nearest code: round(v * top / span); check neighbours to be exact under decode's rounding.
+        let guess = ((2 * v * top as i64 + span) / (2 * span)) as u64;
+        let candidates = [guess.saturating_sub(1), guess, (guess + 1).min(top)];
+        *candidates
+            .iter()
+            .min_by_key(|&&c| ((self.decode(c) - value) as i64).abs())
+            .expect("three candidates")
+    }
+
+    fn check(&self, value: i64) -> Result<i32, WeightFileError> {
+        if value < self.min as i64 || value > self.max as i64 {
+            return Err(WeightFileError::OutOfRange {
+                name: self.name.to_string(),
+                value,
+                min: self.min,
+                max: self.max,
+            });
+        }
+        Ok(value as i32)
+    }
+}
+
+/// Checks that a spec list is coherent: unique names, defaults within bounds, bit widths of
+/// at most 32. Every game's list is tested with this.
+pub fn check_specs(specs: &[Spec]) -> Result<(), String> {
+    for (i, s) in specs.iter().enumerate() {
+        if specs[..i].iter().any(|o| o.name == s.name) {
+            return Err(format!("parameter '{}' is declared twice", s.name));
+        }
+        if !(s.min <= s.default && s.default <= s.max) {
+            return Err(format!(
+                "parameter '{}': default {} outside [{}, {}]",
+                s.name, s.default, s.min, s.max
+            ));
+        }
+        if s.bits > 32 {
+            return Err(format!("parameter '{}': {} bits is more than 32", s.name, s.bits));
+        }
+    }
+    Ok(())
+}
+
+/// A value for every parameter of a game, in the order of its spec list.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    specs: &'static [Spec],
+    values: Vec<i32>,
+}
+
+impl Params {
+    /// Every parameter at its hand-set default.
+    pub fn defaults(specs: &'static [Spec]) -> Params {
+        Params {
+            specs,
+            values: specs.iter().map(|s| s.default).collect(),
+        }
+    }
+
+    /// Values in spec order; out-of-range values are an error naming the parameter.
+    pub fn from_values(specs: &'static [Spec], values: &[i32]) -> Result<Params, WeightFileError> {
+        assert_eq!(specs.len(), values.len(), "one value per spec");
+        let values = specs
+            .iter()
+            .zip(values)
+            .map(|(s, &v)| s.check(v as i64))
+            .collect::<Result<_, _>>()?;
+        Ok(Params { specs, values })
+    }
+
+    pub fn specs(&self) -> &'static [Spec] {
+        self.specs
+    }
+
+    /// The values in spec order.
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// The index of a parameter by name.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.specs.iter().position(|s| s.name == name)
+    }
+
+    /// A parameter's value by name.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        self.index_of(name).map(|i| self.values[i])
+    }
+
+    /// Sets a parameter by name, checking that it exists and the value is in range.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), WeightFileError> {
+        let i = self
+            .index_of(name)
+            .ok_or_else(|| WeightFileError::UnknownParam(name.to_string()))?;
+        self.values[i] = self.specs[i].check(value)?;
+        Ok(())
+    }
+
+    /// The weight file for these values.
+    pub fn to_weight_file(&self, game: &str, provenance: serde_json::Value) -> WeightFile {
+        WeightFile {
+            game: game.to_string(),
+            format: WeightFile::FORMAT,
+            params: self
+                .specs
+                .iter()
+                .zip(&self.values)
+                .map(|(s, &v)| (s.name.to_string(), serde_json::Value::from(v)))
+                .collect(),
+            provenance,
+        }
+    }
+
+    /// Reads values from a weight file of `game`; parameters the file leaves out keep their
+    /// defaults, unknown names and out-of-range or non-integer values are errors.
+    pub fn from_weight_file(
+        file: &WeightFile,
+        game: &str,
+        specs: &'static [Spec],
+    ) -> Result<Params, WeightFileError> {
+        if file.game != game {
+            return Err(WeightFileError::WrongGame {
+                expected: game.to_string(),
+                found: file.game.clone(),
+            });
+        }
+        if file.format != WeightFile::FORMAT {
+            return Err(WeightFileError::Format(file.format));
+        }
+        let mut params = Params::defaults(specs);
+        for (name, value) in &file.params {
+            let v = value.as_i64().ok_or_else(|| WeightFileError::NotInteger {
+                name: name.clone(),
+                found: value.to_string(),
+            })?;
+            params.set(name, v)?;
+        }
+        Ok(params)
+    }
+}
+
+/// A weight file on disk: `{"game", "format", "params": {name: int}, "provenance": {...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeightFile {
+    pub game: String,
+    pub format: u32,
+    pub params: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    pub provenance: serde_json::Value,
+}
+
+impl WeightFile {
+    /// The current file format version.
+    pub const FORMAT: u32 = 1;
+
+    /// Reads and parses a weight file (its parameters are checked by [`Params::from_weight_file`]).
+    pub fn read(path: &Path) -> Result<WeightFile, WeightFileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| WeightFileError::Io(e.to_string()))?;
+        serde_json::from_str(&text).map_err(|e| WeightFileError::Json(e.to_string()))
+    }
+
+    /// Writes the file atomically (temporary file, fsync, rename), so a crash never leaves
+    /// half a file behind.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).expect("a weight file serialises");
+        crate::fsutil::write_atomic(path, format!("{text}\n").as_bytes())
+    }
+}
+
+/// Why a weight file or a parameter value was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightFileError {
+    #[error("cannot read the weight file: {0}")]
+    Io(String),
+    #[error("the weight file is not valid: {0}")]
+    Json(String),
+    #[error("the weight file is for {found}, not {expected}")]
+    WrongGame { expected: String, found: String },
+    #[error("weight file format {0} is not supported (this qitune reads format 1)")]
+    Format(u32),
+    #[error("unknown parameter '{0}'")]
+    UnknownParam(String),
+    #[error("parameter '{name}' must be an integer, found {found}")]
+    NotInteger { name: String, found: String },
+    #[error("parameter '{name}' = {value} is out of range [{min}, {max}]")]
+    OutOfRange {
+        name: String,
+        value: i64,
+        min: i32,
+        max: i32,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SPECS: [Spec; 3] = [
+        Spec {
+            name: "king",
+            default: 10_000,
+            min: 10_000,
+            max: 10_000,
+            bits: 0,
+        },
+        Spec {
+            name: "rook",
+            default: 1000,
+            min: 600,
+            max: 1400,
+            bits: 8,
+        },
+        Spec {
+            name: "pawn",
+            default: 6,
+            min: 0,
+            max: 7,
+            bits: 3,
+        },
+    ];
+
+    #[test]
+    fn spec_lists_are_checked() {
+        assert_eq!(check_specs(&SPECS), Ok(()));
+        let mut bad = SPECS;
+        bad[2].default = 60;
+        assert!(check_specs(&bad).unwrap_err().contains("'pawn': default 60"));
+        bad[2] = bad[1];
+        assert!(check_specs(&bad).unwrap_err().contains("declared twice"));
+    }
+
+    #[test]
+    fn gene_mapping_matches_the_formula() {
+        let rook = SPECS[1];
+        // min + round(code * 800 / 255)
+        assert_eq!(rook.decode(0), 600);
+        assert_eq!(rook.decode(255), 1400);
+        assert_eq!(rook.decode(1), 603); // 3.137 -> 3
+        assert_eq!(rook.decode(2), 606); // 6.27 -> 6
+        assert_eq!(rook.decode(128), 1002); // 401.57 -> 402
+        let pawn = SPECS[2];
+        for code in 0..8 {
+            assert_eq!(pawn.decode(code), code as i32, "span equals top: identity");
+            assert_eq!(pawn.encode(code as i32), code);
+        }
+        for v in [600, 777, 1000, 1400] {
+            assert!((rook.decode(rook.encode(v)) - v).abs() <= 2, "{v}");
+        }
+        assert_eq!(SPECS[0].decode(5), 10_000, "a fixed parameter never moves");
+    }
+
+    #[test]
+    fn weight_files_check_every_key() {
+        let p = Params::defaults(&SPECS);
+        let file = p.to_weight_file("xiangqi", serde_json::json!({"note": "test"}));
+        assert_eq!(Params::from_weight_file(&file, "xiangqi", &SPECS).unwrap(), p);
+
+        let parse = |json: &str| -> Result<Params, WeightFileError> {
+            let f: WeightFile =
+                serde_json::from_str(json).map_err(|e| WeightFileError::Json(e.to_string()))?;
+            Params::from_weight_file(&f, "xiangqi", &SPECS)
+        };
+        let ok = parse(r#"{"game":"xiangqi","format":1,"params":{"rook":900}}"#).unwrap();
+        assert_eq!(ok.get("rook"), Some(900));
+        assert_eq!(ok.get("king"), Some(10_000));
+        assert_eq!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"rokk":900}}"#),
+            Err(WeightFileError::UnknownParam("rokk".into()))
+        );
+        assert_eq!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"rook":1500}}"#),
+            Err(WeightFileError::OutOfRange {
+                name: "rook".into(),
+                value: 1500,
+                min: 600,
+                max: 1400
+            })
+        );
+        assert!(matches!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"rook":9.5}}"#),
+            Err(WeightFileError::NotInteger { .. })
+        ));
+        assert!(matches!(
+            parse(r#"{"game":"amazons","format":1,"params":{}}"#),
+            Err(WeightFileError::WrongGame { .. })
+        ));
+        assert_eq!(
+            parse(r#"{"game":"xiangqi","format":2,"params":{}}"#),
+            Err(WeightFileError::Format(2))
+        );
+        assert!(matches!(
+            parse(r#"{"game":"xiangqi","format":1}"#),
+            Err(WeightFileError::Json(_))
+        ));
+        assert!(matches!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{},"extra":1}"#),
+            Err(WeightFileError::Json(_))
+        ));
+    }
+}
