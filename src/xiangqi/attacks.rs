@@ -329,8 +329,6 @@ const fn step_table(deltas: [(i32, i32); 4], palace_only: bool) -> [u128; 90] {
 
 static KING_STEPS: [u128; 90] = step_table(ORTHO, true);
 static ADVISOR_STEPS: [u128; 90] = step_table(DIAG, true);
-/// Orthogonal neighbours anywhere on the board.
-static ORTHO_NEIGHBOURS: [u128; 90] = step_table(ORTHO, false);
 /// Diagonal neighbours anywhere on the board.
 static DIAG_NEIGHBOURS: [u128; 90] = step_table(DIAG, false);
 
@@ -445,12 +443,6 @@ pub fn lines_through(sq: Square) -> Bitboard {
 #[inline]
 pub fn horse_zone(sq: Square) -> Bitboard {
     Bitboard(HORSE_ZONE[sq.index()])
-}
-
-/// Orthogonal neighbours of a square (horse legs of a horse standing on it).
-#[inline]
-pub fn orthogonal_neighbours(sq: Square) -> Bitboard {
-    Bitboard(ORTHO_NEIGHBOURS[sq.index()])
 }
 
 /// Squares strictly between two squares on one rank or file (empty if not aligned).
