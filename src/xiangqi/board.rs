@@ -176,7 +176,7 @@ impl Board {
 
     /// Pieces of `by` that attack the king standing on `ksq`, given an occupancy and a mask
     /// of `by`'s pieces still on the board (so callers can test hypothetical moves).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn king_attackers(
         &self,
         ksq: Square,
@@ -224,7 +224,7 @@ impl Board {
 
     /// Whether moving `color`'s piece from `from` to `to` leaves `color`'s king safe.
     /// Pseudo-legality of the move itself is the caller's concern.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn king_safe_after(&self, color: Color, from: Square, to: Square) -> bool {
         let occ = self.occ.after_move(from, to);
         let ksq = if self.mailbox[from.index()].is_some_and(|p| p.role == Role::King) {

@@ -89,7 +89,7 @@ impl Board {
 
     /// Squares whose piece may not leave without a full test, and empty squares a piece
     /// may not enter without one (see the module comment). Only valid out of check.
-    #[inline]
+    #[inline(always)]
     fn danger(&self, us: Color, king: Square) -> (Bitboard, Bitboard) {
         let them = us.flip();
         let occ = self.occupancy();
@@ -123,7 +123,7 @@ impl Board {
         (from, to)
     }
 
-    #[inline]
+    #[inline(always)]
     fn generate_into<S: Sink>(&self, mask: Bitboard, sink: &mut S) {
         let us = self.turn();
         let king = self.king(us);
