@@ -44,6 +44,15 @@ proptest! {
     }
 
     #[test]
+    fn colour_flip_negates_the_evaluation(seed in any::<u64>(), plies in 0usize..80) {
+        let b = random_position(seed, plies);
+        let w = qitune::xiangqi::eval::Weights::default();
+        prop_assert_eq!(w.evaluate_red(&b.color_flipped()), -w.evaluate_red(&b), "{}", b.fen());
+        prop_assert_eq!(w.evaluate(&b.color_flipped()), w.evaluate(&b));
+        prop_assert_eq!(w.evaluate_red(&b.mirrored()), w.evaluate_red(&b));
+    }
+
+    #[test]
     fn fen_round_trips(seed in any::<u64>(), plies in 0usize..80) {
         let b = random_position(seed, plies);
         let again = Board::from_fen(&b.fen()).unwrap();

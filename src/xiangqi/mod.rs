@@ -3,6 +3,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+pub mod eval;
 mod fen;
 mod movegen;
 mod moves;

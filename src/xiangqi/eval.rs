@@ -1,0 +1,464 @@
+//! The parameterised evaluation.
+//!
+//! Terms (seeds 002 and 003): material per piece type (the king fixed), piece-square values
+//! (mirror-symmetric across the central file, declared only for points the piece can
+//! reach), mobility of horses, rooks and cannons, threats and protection, king safety and
+//! coordination, and endgame adjustments tapered by the phase. Every weight is one entry of
+//! [`specs`]; [`Weights`] compiles a [`Params`] into flat tables for the hot path.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::types::{Color, File, Rank, Role, Square};
+use crate::params::{Params, Spec};
+use std::sync::LazyLock;
+
+/// The game name in weight files.
+pub const GAME: &str = "xiangqi";
+
+/// Scores are in centipawn-like units; mates are far above any evaluation.
+pub type Score = i32;
+
+macro_rules! scalar_specs {
+    ($($name:ident = $default:expr, [$min:expr, $max:expr], $bits:expr;)*) => {
+        /// Indices of the scalar parameters in the spec list.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        #[repr(usize)]
+        enum S { $($name,)* }
+        const SCALARS: &[Spec] = &[$(Spec {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+            bits: $bits,
+        },)*];
+    };
+}
+
+scalar_specs! {
+    king = 10_000, [10_000, 10_000], 0;
+    advisor = 200, [50, 400], 8;
+    elephant = 200, [50, 400], 8;
+    horse = 420, [200, 800], 9;
+    rook = 900, [500, 1500], 10;
+    cannon = 450, [200, 800], 9;
+    pawn = 60, [20, 200], 8;
+    advisor_eg = -20, [-120, 120], 8;
+    elephant_eg = -20, [-120, 120], 8;
+    horse_eg = 30, [-120, 120], 8;
+    rook_eg = 0, [-120, 120], 8;
+    cannon_eg = -30, [-120, 120], 8;
+    pawn_crossed_eg = 40, [-60, 200], 8;
+    mobility_horse = 8, [0, 31], 5;
+    mobility_rook = 4, [0, 31], 5;
+    mobility_cannon = 2, [0, 31], 5;
+    hanging = -60, [-250, 0], 8;
+    attacked_defended = -10, [-60, 20], 6;
+    protected = 4, [-10, 30], 6;
+    missing_advisor = -24, [-100, 20], 7;
+    missing_elephant = -16, [-100, 20], 7;
+    king_file_rook = -30, [-120, 20], 7;
+    king_file_cannon = -24, [-120, 20], 7;
+    palace_pressure = -6, [-40, 10], 6;
+    linked_advisors = 10, [-20, 60], 6;
+    linked_elephants = 10, [-20, 60], 6;
+    tempo = 10, [0, 40], 6;
+}
+
+/// Points each role can stand on for Red, on files a..e (the rest mirror), with the
+/// hand-set piece-square value of each. Rank 0 is Red's back rank.
+fn default_pst(role: Role, file: u32, rank: u32) -> Option<i32> {
+    let f = file as usize;
+    let r = rank as usize;
+    Some(match role {
+        Role::King => {
+            if !(3..=4).contains(&f) || r > 2 {
+                return None;
+            }
+            [[-2, 0], [-10, -6], [-24, -18]][r][f - 3]
+        }
+        Role::Advisor => match (f, r) {
+            (3, 0) => 0,
+            (4, 1) => 4,
+            (3, 2) => -2,
+            _ => return None,
+        },
+        Role::Elephant => match (f, r) {
+            (2, 0) => 0,
+            (0, 2) => -4,
+            (4, 2) => 4,
+            (2, 4) => -2,
+            _ => return None,
+        },
+        Role::Horse => {
+            let file_bonus = [-10, 0, 4, 6, 6][f];
+            let rank_bonus = [-8, -2, 2, 6, 10, 14, 16, 20, 16, 4][r];
+            // Squares beside the enemy palace where a horse is most dangerous.
+            let special = match (f, r) {
+                (2, 7) | (3, 7) => 8,
+                (2, 8) | (3, 8) => 10,
+                _ => 0,
+            };
+            file_bonus + rank_bonus + special
+        }
+        Role::Rook => {
+            let file_bonus = [-4, 2, 0, 6, 2][f];
+            let rank_bonus = [-4, 0, 2, 2, 4, 8, 10, 12, 14, 6][r];
+            file_bonus + rank_bonus
+        }
+        Role::Cannon => {
+            let file_bonus = [-2, 0, 0, 2, 8][f];
+            let rank_bonus = [0, 0, 2, 0, 0, 2, 2, 2, 0, 4][r];
+            let special = if f == 4 && r == 2 { 6 } else { 0 };
+            file_bonus + rank_bonus + special
+        }
+        Role::Pawn => match r {
+            0..=2 => return None,
+            3 | 4 if f % 2 == 1 => return None,
+            3 => [0, 0, 0, 0, 2][f],
+            4 => [2, 0, 4, 0, 6][f],
+            5 => [30, 30, 32, 34, 36][f],
+            6 => [34, 38, 42, 48, 50][f],
+            7 => [36, 44, 52, 60, 64][f],
+            8 => [34, 42, 50, 60, 66][f],
+            _ => [10, 14, 18, 22, 20][f],
+        },
+    })
+}
+
+/// The piece-square parameters: (role, file 0..4, rank) in spec order after the scalars.
+static PST_POINTS: LazyLock<Vec<(Role, u32, u32)>> = LazyLock::new(|| {
+    let mut v = Vec::new();
+    for role in Role::ALL {
+        for rank in 0..10 {
+            for file in 0..5 {
+                if default_pst(role, file, rank).is_some() {
+                    v.push((role, file, rank));
+                }
+            }
+        }
+    }
+    v
+});
+
+static SPECS: LazyLock<Vec<Spec>> = LazyLock::new(|| {
+    let mut v = SCALARS.to_vec();
+    for &(role, file, rank) in PST_POINTS.iter() {
+        let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
+        // Names live for the program's life; the list is built once.
+        let name: &'static str = Box::leak(format!("pst_{}_{}", role.name(), sq).into_boxed_str());
+        v.push(Spec {
+            name,
+            default: default_pst(role, file, rank).expect("listed point"),
+            min: -100,
+            max: 100,
+            bits: 7,
+        });
+    }
+    v
+});
+
+/// Every tunable parameter of the Xiangqi evaluation, in a fixed order.
+pub fn specs() -> &'static [Spec] {
+    &SPECS
+}
+
+/// The hand-set parameters.
+pub fn default_params() -> Params {
+    Params::defaults(specs())
+}
+
+/// Only material at the hand-set values: every other weight zero (or its nearest bound).
+pub fn material_only_params() -> Params {
+    let specs = specs();
+    let material = [
+        S::king,
+        S::advisor,
+        S::elephant,
+        S::horse,
+        S::rook,
+        S::cannon,
+        S::pawn,
+    ];
+    let values: Vec<i32> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if material.iter().any(|&m| m as usize == i) {
+                s.default
+            } else {
+                0.clamp(s.min, s.max)
+            }
+        })
+        .collect();
+    Params::from_values(specs, &values).expect("zero is clamped into range")
+}
+
+/// Phase weights of the pieces that decide middlegame versus endgame; the start has 32.
+const PHASE_ROOK: i32 = 4;
+const PHASE_MINOR: i32 = 2;
+const PHASE_MAX: i32 = 2 * (2 * PHASE_ROOK + 4 * PHASE_MINOR);
+
+/// Evaluation weights compiled for speed: material folded into piece-square tables for
+/// both phases, indexed by colour, role and square, from each side's own point of view.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    mg: Box<[[[i32; 90]; 7]; 2]>,
+    eg: Box<[[[i32; 90]; 7]; 2]>,
+    scalar: [i32; SCALAR_COUNT],
+}
+
+const SCALAR_COUNT: usize = S::tempo as usize + 1;
+
+impl Weights {
+    /// Compiles a parameter set of this game.
+    pub fn new(params: &Params) -> Weights {
+        assert!(
+            std::ptr::eq(params.specs(), specs()),
+            "parameters of another game"
+        );
+        let v = params.values();
+        let mut scalar = [0; SCALAR_COUNT];
+        scalar.copy_from_slice(&v[..SCALAR_COUNT]);
+        let material = |role: Role| match role {
+            Role::King => 0, // kings are never captured; their fixed value only matters to the GA's genome
+            Role::Advisor => scalar[S::advisor as usize],
+            Role::Elephant => scalar[S::elephant as usize],
+            Role::Horse => scalar[S::horse as usize],
+            Role::Rook => scalar[S::rook as usize],
+            Role::Cannon => scalar[S::cannon as usize],
+            Role::Pawn => scalar[S::pawn as usize],
+        };
+        let eg_delta = |role: Role| match role {
+            Role::Advisor => scalar[S::advisor_eg as usize],
+            Role::Elephant => scalar[S::elephant_eg as usize],
+            Role::Horse => scalar[S::horse_eg as usize],
+            Role::Rook => scalar[S::rook_eg as usize],
+            Role::Cannon => scalar[S::cannon_eg as usize],
+            _ => 0,
+        };
+        let mut mg = Box::new([[[0; 90]; 7]; 2]);
+        let mut eg = Box::new([[[0; 90]; 7]; 2]);
+        for (i, &(role, file, rank)) in PST_POINTS.iter().enumerate() {
+            let pst = v[SCALAR_COUNT + i];
+            let red_sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
+            let crossed = role == Role::Pawn && rank >= 5;
+            let base_mg = material(role) + pst;
+            let base_eg = base_mg
+                + eg_delta(role)
+                + if crossed {
+                    scalar[S::pawn_crossed_eg as usize]
+                } else {
+                    0
+                };
+            for sq in [red_sq, red_sq.mirror_file()] {
+                for color in Color::ALL {
+                    let own = if color == Color::Red { sq } else { sq.flip_rank() };
+                    mg[color.index()][role.index()][own.index()] = base_mg;
+                    eg[color.index()][role.index()][own.index()] = base_eg;
+                }
+            }
+        }
+        Weights { mg, eg, scalar }
+    }
+
+    #[inline]
+    fn s(&self, s: S) -> i32 {
+        self.scalar[s as usize]
+    }
+
+    /// The material value of a role (for move ordering and exchange decisions).
+    #[inline]
+    pub fn value(&self, role: Role) -> i32 {
+        match role {
+            Role::King => self.s(S::king),
+            Role::Advisor => self.s(S::advisor),
+            Role::Elephant => self.s(S::elephant),
+            Role::Horse => self.s(S::horse),
+            Role::Rook => self.s(S::rook),
+            Role::Cannon => self.s(S::cannon),
+            Role::Pawn => self.s(S::pawn),
+        }
+    }
+
+    /// The evaluation from the side to move's point of view.
+    pub fn evaluate(&self, board: &Board) -> Score {
+        let red = self.evaluate_red(board);
+        board.turn().sign() * red + self.s(S::tempo)
+    }
+
+    /// The evaluation from Red's point of view, without the side-to-move tempo.
+    pub fn evaluate_red(&self, board: &Board) -> Score {
+        let occ = board.occupancy();
+        let mut mg = 0;
+        let mut eg = 0;
+        let mut terms = 0;
+        let mut phase = 0;
+        let mut attacked = [Bitboard::EMPTY; 2];
+        for color in Color::ALL {
+            let sign = color.sign();
+            let (tmg, teg) = (&self.mg[color.index()], &self.eg[color.index()]);
+            let own = board.by_color(color);
+            let mut att = Bitboard::EMPTY;
+            let mut mobility = 0;
+            for role in Role::ALL {
+                let (rmg, reg) = (&tmg[role.index()], &teg[role.index()]);
+                for sq in board.pieces(color, role) {
+                    mg += sign * rmg[sq.index()];
+                    eg += sign * reg[sq.index()];
+                    match role {
+                        Role::King => att |= attacks::king_attacks(sq),
+                        Role::Advisor => att |= attacks::advisor_attacks(sq),
+                        Role::Elephant => att |= attacks::elephant_attacks(sq, occ),
+                        Role::Pawn => att |= attacks::pawn_attacks(color, sq),
+                        Role::Horse => {
+                            let a = attacks::horse_attacks(sq, occ);
+                            att |= a;
+                            mobility += self.s(S::mobility_horse) * (a & !own).count() as i32;
+                            phase += PHASE_MINOR;
+                        }
+                        Role::Rook => {
+                            let a = attacks::rook_attacks(sq, occ);
+                            att |= a;
+                            mobility += self.s(S::mobility_rook) * (a & !own).count() as i32;
+                            phase += PHASE_ROOK;
+                        }
+                        Role::Cannon => {
+                            let (slide, jump) = attacks::slider_attacks(sq, occ);
+                            att |= jump;
+                            mobility +=
+                                self.s(S::mobility_cannon) * (slide & !board.occupied()).count() as i32;
+                            phase += PHASE_MINOR;
+                        }
+                    }
+                }
+            }
+            attacked[color.index()] = att;
+            terms += sign * mobility;
+        }
+        for color in Color::ALL {
+            terms += color.sign() * self.safety_and_threats(board, color, &attacked);
+        }
+        let phase = phase.min(PHASE_MAX);
+        terms + (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+    }
+
+    /// Threats, protection, king shelter and coordination for `color` (positive is good for it).
+    fn safety_and_threats(&self, board: &Board, color: Color, attacked: &[Bitboard; 2]) -> i32 {
+        let them = color.flip();
+        let own = board.by_color(color) & !board.by_role(Role::King);
+        let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
+        let mut s = 0;
+        let defended = own & mine;
+        let threatened = own & theirs;
+        // A hanging piece of the side not to move is about to be taken.
+        if board.turn() == them {
+            s += self.s(S::hanging) * (threatened & !mine).count() as i32;
+        }
+        s += self.s(S::attacked_defended) * (threatened & mine).count() as i32;
+        s += self.s(S::protected) * defended.count() as i32;
+
+        let attackers = (board.pieces(them, Role::Rook)
+            | board.pieces(them, Role::Horse)
+            | board.pieces(them, Role::Cannon))
+        .count() as i32;
+        let missing_adv = 2 - board.pieces(color, Role::Advisor).count() as i32;
+        let missing_ele = 2 - board.pieces(color, Role::Elephant).count() as i32;
+        // A missing defender matters in proportion to what the enemy can attack with (6 at most).
+        s += (self.s(S::missing_advisor) * missing_adv + self.s(S::missing_elephant) * missing_ele)
+            * attackers
+            / 4;
+
+        let king = board.king(color);
+        let file = Bitboard(FILE_MASKS[king.file().index() as usize]);
+        s += self.s(S::king_file_rook) * (board.pieces(them, Role::Rook) & file).count() as i32;
+        s += self.s(S::king_file_cannon) * (board.pieces(them, Role::Cannon) & file).count() as i32;
+        s += self.s(S::palace_pressure) * (Bitboard(PALACE[color.index()]) & theirs).count() as i32;
+
+        let advisors = board.pieces(color, Role::Advisor);
+        if advisors.count() == 2 && (advisors & mine).count() == 2 {
+            s += self.s(S::linked_advisors);
+        }
+        let elephants = board.pieces(color, Role::Elephant);
+        if elephants.count() == 2 && (elephants & mine).count() == 2 {
+            s += self.s(S::linked_elephants);
+        }
+        s
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::new(&default_params())
+    }
+}
+
+const FILE_MASKS: [u128; 9] = {
+    let mut t = [0u128; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut r = 0;
+        while r < 10 {
+            t[f] |= 1u128 << (r * 9 + f);
+            r += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+const PALACE: [u128; 2] = {
+    let mut t = [0u128; 2];
+    let mut i = 0;
+    while i < 90 {
+        let sq = Square::new_unchecked(i as u32);
+        if sq.in_palace(Color::Red) {
+            t[0] |= 1u128 << i;
+        }
+        if sq.in_palace(Color::Black) {
+            t[1] |= 1u128 << i;
+        }
+        i += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::check_specs;
+
+    #[test]
+    fn the_parameter_list_lines_up() {
+        check_specs(specs()).unwrap();
+        assert_eq!(SCALAR_COUNT, SCALARS.len());
+        assert_eq!(specs().len(), SCALARS.len() + PST_POINTS.len());
+        // Reachable points only: king 6, advisor 3, elephant 4, horse/rook/cannon 50, pawn 31.
+        assert_eq!(PST_POINTS.len(), 6 + 3 + 4 + 150 + 31);
+        assert_eq!(specs()[S::king as usize].bits, 0, "the king is never evolved");
+        let names: Vec<&str> = specs().iter().map(|s| s.name).collect();
+        assert!(names.contains(&"pst_horse_c2"));
+        assert!(names.contains(&"pst_pawn_e9"));
+        assert!(!names.contains(&"pst_pawn_b3"), "a pawn never stands on b3");
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_material_counts() {
+        let w = Weights::default();
+        let b = Board::startpos();
+        assert_eq!(w.evaluate_red(&b), 0);
+        assert_eq!(w.evaluate(&b), w.s(S::tempo));
+        let no_rook =
+            Board::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
+        assert!(w.evaluate_red(&no_rook) > 700, "{}", w.evaluate_red(&no_rook));
+    }
+
+    #[test]
+    fn material_only_weights_are_pure_material() {
+        let w = Weights::new(&material_only_params());
+        let b = Board::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
+        assert_eq!(w.evaluate_red(&b), 900);
+        assert_eq!(w.evaluate(&Board::startpos()), 0);
+    }
+}
