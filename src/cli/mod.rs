@@ -1,5 +1,6 @@
 //! Command-line definitions, one module per subcommand.
 
+mod bench;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -15,6 +16,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Perft(perft::Args),
+    Bench(bench::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -22,6 +24,7 @@ pub fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

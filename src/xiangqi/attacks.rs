@@ -191,14 +191,15 @@ const fn sq_bit(sq: Option<Square>) -> u128 {
 const ORTHO: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, -1), (-1, 1)];
 
-/// A leg (or eye) square and the targets it gates; `leg == 90` means off the board.
+/// A leg (or eye) point, as a one-bit mask, and the targets it gates when empty.
+/// Off-board legs have an empty mask and no targets.
 #[derive(Clone, Copy)]
 pub(crate) struct Gated {
-    pub leg: u8,
+    pub leg: u128,
     pub targets: u128,
 }
 
-const NO_GATE: Gated = Gated { leg: 90, targets: 0 };
+const NO_GATE: Gated = Gated { leg: 0, targets: 0 };
 
 /// Horse moves from each square: four legs, each gating two targets.
 static HORSE_FORWARD: [[Gated; 4]; 90] = {
@@ -217,7 +218,7 @@ static HORSE_FORWARD: [[Gated; 4]; 90] = {
                     ((2 * df, 1), (2 * df, -1))
                 };
                 t[i][d] = Gated {
-                    leg: leg.index() as u8,
+                    leg: 1u128 << leg.index(),
                     targets: sq_bit(sq.offset(a.0, a.1)) | sq_bit(sq.offset(b.0, b.1)),
                 };
             }
@@ -239,7 +240,7 @@ static HORSE_REVERSE: [[Gated; 4]; 90] = {
             let (df, dr) = DIAG[d];
             if let Some(leg) = sq.offset(df, dr) {
                 t[i][d] = Gated {
-                    leg: leg.index() as u8,
+                    leg: 1u128 << leg.index(),
                     targets: sq_bit(sq.offset(2 * df, dr)) | sq_bit(sq.offset(df, 2 * dr)),
                 };
             }
@@ -263,7 +264,7 @@ static ELEPHANT: [[Gated; 4]; 90] = {
             if let (Some(eye), Some(to)) = (sq.offset(df, dr), sq.offset(2 * df, 2 * dr)) {
                 if to.on_own_side(Color::Red) == red_side {
                     t[i][d] = Gated {
-                        leg: eye.index() as u8,
+                        leg: 1u128 << eye.index(),
                         targets: sq_bit(Some(to)),
                     };
                 }
@@ -279,8 +280,7 @@ static ELEPHANT: [[Gated; 4]; 90] = {
 fn gated(table: &[Gated; 4], occ: u128) -> Bitboard {
     let mut out = 0;
     for g in table {
-        // An off-board leg (index 90) reads as empty but gates no targets.
-        if occ >> g.leg & 1 == 0 {
+        if occ & g.leg == 0 {
             out |= g.targets;
         }
     }

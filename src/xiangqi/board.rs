@@ -251,6 +251,31 @@ impl Board {
         out & them
     }
 
+    /// Every point `color` attacks or defends (cannons: their capture points).
+    pub fn attack_map(&self, color: Color) -> Bitboard {
+        let occ = &self.occ;
+        let mut att = attacks::king_attacks(self.king(color));
+        for sq in self.pieces(color, Role::Rook) {
+            att |= attacks::rook_attacks(sq, occ);
+        }
+        for sq in self.pieces(color, Role::Cannon) {
+            att |= attacks::cannon_captures(sq, occ);
+        }
+        for sq in self.pieces(color, Role::Horse) {
+            att |= attacks::horse_attacks(sq, occ);
+        }
+        for sq in self.pieces(color, Role::Pawn) {
+            att |= attacks::pawn_attacks(color, sq);
+        }
+        for sq in self.pieces(color, Role::Advisor) {
+            att |= attacks::advisor_attacks(sq);
+        }
+        for sq in self.pieces(color, Role::Elephant) {
+            att |= attacks::elephant_attacks(sq, occ);
+        }
+        att
+    }
+
     /// The points a piece on `from` attacks with the given occupancy (cannons: their captures).
     pub fn piece_attacks(&self, from: Square, piece: Piece, occ: &Occupancy) -> Bitboard {
         match piece.role {

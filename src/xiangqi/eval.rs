@@ -9,6 +9,7 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::Board;
+use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
 use crate::params::{Params, Spec};
 use std::sync::LazyLock;
@@ -284,64 +285,109 @@ impl Weights {
 
     /// The evaluation from the side to move's point of view.
     pub fn evaluate(&self, board: &Board) -> Score {
-        let red = self.evaluate_red(board);
-        board.turn().sign() * red + self.s(S::tempo)
+        self.evaluate_with(board, self.psq(board))
+    }
+
+    /// [`Weights::evaluate`] given the position's [`Psq`] (kept incrementally by the search).
+    #[inline]
+    pub fn evaluate_with(&self, board: &Board, psq: Psq) -> Score {
+        self.evaluate_with_attacks(board, psq).0
+    }
+
+    /// [`Weights::evaluate_with`], also returning every point each side attacks or defends,
+    /// indexed by colour (the search finds and orders captures with them).
+    #[inline]
+    pub fn evaluate_with_attacks(&self, board: &Board, psq: Psq) -> (Score, [Bitboard; 2]) {
+        let (red, attacked) = self.evaluate_red_with(board, psq);
+        (board.turn().sign() * red + self.s(S::tempo), attacked)
     }
 
     /// The evaluation from Red's point of view, without the side-to-move tempo.
     pub fn evaluate_red(&self, board: &Board) -> Score {
+        self.evaluate_red_with(board, self.psq(board)).0
+    }
+
+    /// Material and piece-square sums of both phases, from Red's point of view.
+    pub fn psq(&self, board: &Board) -> Psq {
+        let mut psq = Psq::default();
+        for sq in Square::all() {
+            if let Some(p) = board.piece_at(sq) {
+                psq.add(
+                    p.color.sign(),
+                    self.mg[p.color.index()][p.role.index()][sq.index()],
+                    self.eg[p.color.index()][p.role.index()][sq.index()],
+                );
+            }
+        }
+        psq
+    }
+
+    /// How `mv` (not yet made on `board`) changes the [`Psq`].
+    #[inline]
+    pub fn psq_after(&self, board: &Board, mv: Move, mut psq: Psq) -> Psq {
+        let p = board.piece_at(mv.from()).expect("a move starts on a piece");
+        let (c, r) = (p.color.index(), p.role.index());
+        let (from, to) = (mv.from().index(), mv.to().index());
+        psq.add(
+            p.color.sign(),
+            self.mg[c][r][to] - self.mg[c][r][from],
+            self.eg[c][r][to] - self.eg[c][r][from],
+        );
+        if let Some(v) = board.piece_at(mv.to()) {
+            let (c, r) = (v.color.index(), v.role.index());
+            psq.add(-v.color.sign(), self.mg[c][r][to], self.eg[c][r][to]);
+        }
+        psq
+    }
+
+    fn evaluate_red_with(&self, board: &Board, psq: Psq) -> (Score, [Bitboard; 2]) {
         let occ = board.occupancy();
-        let mut mg = 0;
-        let mut eg = 0;
-        let mut terms = 0;
-        let mut phase = 0;
+        let empty = !board.occupied();
+        let (mg, eg) = (psq.mg, psq.eg);
+        let mut mobility = 0;
         let mut attacked = [Bitboard::EMPTY; 2];
         for color in Color::ALL {
             let sign = color.sign();
-            let (tmg, teg) = (&self.mg[color.index()], &self.eg[color.index()]);
-            let own = board.by_color(color);
-            let mut att = Bitboard::EMPTY;
-            let mut mobility = 0;
-            for role in Role::ALL {
-                let (rmg, reg) = (&tmg[role.index()], &teg[role.index()]);
-                for sq in board.pieces(color, role) {
-                    mg += sign * rmg[sq.index()];
-                    eg += sign * reg[sq.index()];
-                    match role {
-                        Role::King => att |= attacks::king_attacks(sq),
-                        Role::Advisor => att |= attacks::advisor_attacks(sq),
-                        Role::Elephant => att |= attacks::elephant_attacks(sq, occ),
-                        Role::Pawn => att |= attacks::pawn_attacks(color, sq),
-                        Role::Horse => {
-                            let a = attacks::horse_attacks(sq, occ);
-                            att |= a;
-                            mobility += self.s(S::mobility_horse) * (a & !own).count() as i32;
-                            phase += PHASE_MINOR;
-                        }
-                        Role::Rook => {
-                            let a = attacks::rook_attacks(sq, occ);
-                            att |= a;
-                            mobility += self.s(S::mobility_rook) * (a & !own).count() as i32;
-                            phase += PHASE_ROOK;
-                        }
-                        Role::Cannon => {
-                            let (slide, jump) = attacks::slider_attacks(sq, occ);
-                            att |= jump;
-                            mobility +=
-                                self.s(S::mobility_cannon) * (slide & !board.occupied()).count() as i32;
-                            phase += PHASE_MINOR;
-                        }
-                    }
-                }
+            let c = color.index();
+            let not_own = !board.by_color(color);
+            let mut side_mob = 0;
+            let mut att = pawn_attacks(color, board.pieces(color, Role::Pawn));
+            for sq in board.pieces(color, Role::Rook) {
+                let a = attacks::rook_attacks(sq, occ);
+                att |= a;
+                side_mob += self.s(S::mobility_rook) * (a & not_own).count() as i32;
             }
-            attacked[color.index()] = att;
-            terms += sign * mobility;
+            for sq in board.pieces(color, Role::Cannon) {
+                let (slide, jump) = attacks::slider_attacks(sq, occ);
+                att |= jump;
+                side_mob += self.s(S::mobility_cannon) * (slide & empty).count() as i32;
+            }
+            for sq in board.pieces(color, Role::Horse) {
+                let a = attacks::horse_attacks(sq, occ);
+                att |= a;
+                side_mob += self.s(S::mobility_horse) * (a & not_own).count() as i32;
+            }
+            for sq in board.pieces(color, Role::Advisor) {
+                att |= attacks::advisor_attacks(sq);
+            }
+            for sq in board.pieces(color, Role::Elephant) {
+                att |= attacks::elephant_attacks(sq, occ);
+            }
+            att |= attacks::king_attacks(board.king(color));
+            attacked[c] = att;
+            mobility += sign * side_mob;
         }
+        let phase = (PHASE_ROOK * board.by_role(Role::Rook).count() as i32
+            + PHASE_MINOR * (board.by_role(Role::Horse) | board.by_role(Role::Cannon)).count() as i32)
+            .min(PHASE_MAX);
+        let mut terms = mobility;
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
         }
-        let phase = phase.min(PHASE_MAX);
-        terms + (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+        (
+            terms + (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX,
+            attacked,
+        )
     }
 
     /// Threats, protection, king shelter and coordination for `color` (positive is good for it).
@@ -388,11 +434,42 @@ impl Weights {
     }
 }
 
+/// Material plus piece-square values, summed for both phases from Red's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Psq {
+    mg: i32,
+    eg: i32,
+}
+
+impl Psq {
+    #[inline]
+    fn add(&mut self, sign: i32, mg: i32, eg: i32) {
+        self.mg += sign * mg;
+        self.eg += sign * eg;
+    }
+}
+
 impl Default for Weights {
     fn default() -> Self {
         Weights::new(&default_params())
     }
 }
+
+/// Points attacked by all pawns of `color` at once: forward, and sideways across the river.
+#[inline]
+fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_FILE_A: u128 = !FILE_MASKS[0] & crate::xiangqi::BOARD_MASK;
+    const NOT_FILE_I: u128 = !FILE_MASKS[8] & crate::xiangqi::BOARD_MASK;
+    let (forward, crossed) = match color {
+        Color::Red => (pawns.0 << 9, pawns.0 & !RED_HALF),
+        Color::Black => (pawns.0 >> 9, pawns.0 & RED_HALF),
+    };
+    let sideways = ((crossed & NOT_FILE_A) >> 1) | ((crossed & NOT_FILE_I) << 1);
+    Bitboard((forward | sideways) & crate::xiangqi::BOARD_MASK)
+}
+
+/// Ranks 0..4, Red's side of the river.
+const RED_HALF: u128 = (1u128 << 45) - 1;
 
 const FILE_MASKS: [u128; 9] = {
     let mut t = [0u128; 9];
@@ -452,6 +529,36 @@ mod tests {
         let no_rook =
             Board::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
         assert!(w.evaluate_red(&no_rook) > 700, "{}", w.evaluate_red(&no_rook));
+    }
+
+    #[test]
+    fn incremental_psq_matches_the_sum() {
+        let w = Weights::default();
+        let mut b = Board::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1")
+            .unwrap();
+        for _ in 0..40 {
+            let moves = b.legal_moves();
+            let Some(&mv) = moves
+                .iter()
+                .find(|m| b.piece_at(m.to()).is_some())
+                .or(moves.first())
+            else {
+                break;
+            };
+            let expected = w.psq_after(&b, mv, w.psq(&b));
+            b.make(mv);
+            assert_eq!(w.psq(&b), expected);
+        }
+    }
+
+    #[test]
+    fn bulk_pawn_attacks_match_the_tables() {
+        let b = Board::from_fen("3k5/9/9/P1P1PpP1P/p8/8p/9/9/9/4K4 w").unwrap();
+        for color in Color::ALL {
+            let pawns = b.pieces(color, Role::Pawn);
+            let expected = pawns.fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
+            assert_eq!(pawn_attacks(color, pawns), expected, "{color}");
+        }
     }
 
     #[test]

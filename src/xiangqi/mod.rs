@@ -1,6 +1,7 @@
 //! Xiangqi (Chinese chess): the rules core.
 
 pub mod attacks;
+pub mod bench;
 mod bitboard;
 mod board;
 pub mod eval;
@@ -9,12 +10,15 @@ mod movegen;
 mod moves;
 pub mod perft;
 mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
 mod types;
 mod zobrist;
 
-pub use bitboard::Bitboard;
+pub use bitboard::{Bitboard, BOARD_MASK};
 pub use board::{Board, Undo};
 pub use fen::{FenError, START_FEN};
 pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
-pub use rules::{CycleReport, Outcome, Termination, Xiangqi, NO_CAPTURE_LIMIT};
+pub use rules::{examine_cycle, CycleReport, Outcome, Ply, Termination, Xiangqi, NO_CAPTURE_LIMIT};
 pub use types::{Color, File, Piece, Rank, Role, Square};

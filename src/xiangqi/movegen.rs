@@ -124,7 +124,7 @@ impl Board {
     }
 
     #[inline(always)]
-    fn generate_into<S: Sink>(&self, mask: Bitboard, sink: &mut S) {
+    fn generate_into<S: Sink>(&self, mask: Bitboard, in_check: bool, sink: &mut S) {
         let us = self.turn();
         let king = self.king(us);
         let own = self.by_color(us);
@@ -133,7 +133,6 @@ impl Board {
                 sink.one(king, to);
             }
         }
-        let in_check = self.checkers().any();
         let (danger_from, danger_to) = if in_check {
             (Bitboard::FULL, Bitboard::EMPTY)
         } else {
@@ -179,22 +178,28 @@ impl Board {
 
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.generate_into(Bitboard::FULL, &mut list);
-        list
+        self.legal_moves_to_in(Bitboard::FULL, self.in_check())
     }
 
     /// Legal moves that land on `mask` (e.g. the opponent's pieces for captures only).
     pub fn legal_moves_to(&self, mask: Bitboard) -> MoveList {
+        self.legal_moves_to_in(mask, self.in_check())
+    }
+
+    /// [`Board::legal_moves_to`] for a caller that already knows whether the side to move is
+    /// in check (the search does), saving the check detection.
+    #[inline]
+    pub fn legal_moves_to_in(&self, mask: Bitboard, in_check: bool) -> MoveList {
+        debug_assert_eq!(in_check, self.in_check());
         let mut list = MoveList::new();
-        self.generate_into(mask, &mut list);
+        self.generate_into(mask, in_check, &mut list);
         list
     }
 
     /// The number of legal moves, without listing them.
     pub fn count_legal(&self) -> usize {
         let mut c = Counter(0);
-        self.generate_into(Bitboard::FULL, &mut c);
+        self.generate_into(Bitboard::FULL, self.in_check(), &mut c);
         c.0
     }
 

@@ -81,10 +81,11 @@ impl Outcome {
     }
 }
 
+/// A move and what undoes it: one step of a game's (or a search path's) history.
 #[derive(Clone, Copy, Debug)]
-struct Ply {
-    mv: Move,
-    undo: Undo,
+pub struct Ply {
+    pub mv: Move,
+    pub undo: Undo,
 }
 
 /// A game: the current board and every move that led to it from the start position.
@@ -214,34 +215,58 @@ impl Xiangqi {
     }
 
     fn examine_cycle(&self, first: usize) -> CycleReport {
-        let mut board = self.board.clone();
-        for ply in self.history[first..].iter().rev() {
-            board.unmake(ply.mv, ply.undo);
-        }
-        let mut report = CycleReport {
-            plies: self.history.len() - first,
-            checked_every_move: [true; 2],
-            any_check: false,
-            chased: [Bitboard::FULL; 2],
-        };
-        for ply in &self.history[first..] {
-            let mover = board.turn();
-            let before = board.clone();
-            board.make(ply.mv);
-            // The opponent's tracked targets follow the piece that just moved.
-            let tracked = &mut report.chased[mover.flip().index()];
-            if tracked.contains(ply.mv.from()) {
-                *tracked = tracked.without(ply.mv.from()).with(ply.mv.to());
-            }
-            if board.in_check() {
-                report.any_check = true;
-            } else {
-                report.checked_every_move[mover.index()] = false;
-                report.chased[mover.index()] &= threats(&board, mover) & !threats(&before, mover);
-            }
-        }
-        report
+        examine_cycle(&self.board, &self.history[first..])
     }
+
+    /// The moves played, with their undo records (oldest first).
+    pub fn history(&self) -> &[Ply] {
+        &self.history
+    }
+}
+
+/// Examines the cycle of `plies` that ended in `board` (which equals the position before the
+/// first ply): who checked with every move, and who chased one piece with every move.
+pub fn examine_cycle(board: &Board, plies: &[Ply]) -> CycleReport {
+    let mut start = board.clone();
+    for ply in plies.iter().rev() {
+        start.unmake(ply.mv, ply.undo);
+    }
+    let mut report = CycleReport {
+        plies: plies.len(),
+        checked_every_move: [true; 2],
+        any_check: false,
+        chased: [Bitboard::EMPTY; 2],
+    };
+    let mut b = start.clone();
+    for ply in plies {
+        let mover = b.turn();
+        b.make(ply.mv);
+        if b.in_check() {
+            report.any_check = true;
+        } else {
+            report.checked_every_move[mover.index()] = false;
+        }
+    }
+    // With a check in the cycle, chases cannot change the ruling: skip the costly part.
+    if report.any_check {
+        return report;
+    }
+    // Per side: the enemy pieces it newly chased with every move so far, followed square
+    // by square as they move.
+    let mut chased = [Bitboard::FULL; 2];
+    let mut b = start;
+    for ply in plies {
+        let mover = b.turn();
+        let before = b.clone();
+        b.make(ply.mv);
+        let tracked = &mut chased[mover.flip().index()];
+        if tracked.contains(ply.mv.from()) {
+            *tracked = tracked.without(ply.mv.from()).with(ply.mv.to());
+        }
+        chased[mover.index()] &= threats(&b, mover) & !threats(&before, mover);
+    }
+    report.chased = chased;
+    report
 }
 
 /// What each side did through a repetition cycle (indexed by `Color::index`).
@@ -253,7 +278,8 @@ pub struct CycleReport {
     pub checked_every_move: [bool; 2],
     /// Whether any move in the cycle gave check.
     pub any_check: bool,
-    /// Enemy pieces (on their current squares) the side newly chased with every move.
+    /// Enemy pieces (on their current squares) the side newly chased with every move; empty
+    /// when the cycle has a check (chases are then not judged).
     pub chased: [Bitboard; 2],
 }
 

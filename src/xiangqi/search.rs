@@ -1,0 +1,837 @@
+//! The search: iterative deepening over a principal-variation alpha-beta search.
+//!
+//! Aspiration windows; a transposition table (mate scores stored relative to the node);
+//! move ordering by TT move, captures (MVV when the victim is unprotected, MVV/LVA when it is
+//! protected, seed 001), killers and history; quiescence on captures and check evasions;
+//! null-move pruning guarded against zugzwang; check extension; internal iterative
+//! deepening without a TT move; late-move reductions; mate-distance pruning; and the game's
+//! repetition rulings (perpetual check and chase lose) inside the tree.
+//!
+//! Nothing here allocates per node, and depth- or node-limited searches are deterministic.
+
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::eval::{Psq, Score, Weights};
+use super::moves::{Move, MoveList};
+use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
+use super::time::{TimeControl, TimeManager};
+use super::tt::{Bound, Tt};
+use super::types::{Color, Role};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The score of giving mate now; a mate in n plies scores `MATE - n`.
+pub const MATE: Score = 30_000;
+/// The deepest the search goes from the root.
+pub const MAX_PLY: usize = 128;
+const INFINITY: Score = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+
+/// What limits a search. With no limit at all the search runs until stopped.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<TimeControl>,
+    /// Root moves not to play (UCCI `banmoves`).
+    pub banned: Vec<Move>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Progress after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info<'a> {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: &'a [Move],
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal (or no unbanned) move.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Signals from outside a running search (the protocol's `stop` and `ponderhit`).
+#[derive(Clone, Debug, Default)]
+pub struct Signals {
+    pub stop: Arc<AtomicBool>,
+    /// While set, the clock does not run (pondering); clearing it starts the clock.
+    pub ponder: Arc<AtomicBool>,
+}
+
+/// A mate score converted to moves to mate (positive: we mate), for protocol output.
+pub fn mate_in_moves(score: Score) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score + 1) / 2)
+    } else {
+        None
+    }
+}
+
+/// A searcher with its own tables. One per game or per thread: it shares nothing.
+pub struct Searcher {
+    weights: Weights,
+    tt: Tt,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: Box<[[i32; 90]; 14]>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// The game's reversible history followed by the moves on the current search path.
+    path: Vec<Ply>,
+    /// Repetitions are not looked for across a null move.
+    null_floor: usize,
+    nodes: u64,
+    node_limit: u64,
+    aborted: bool,
+    clock: Option<TimeManager>,
+    signals: Signals,
+    pondering: bool,
+    root_first_ok: bool,
+    /// Material and piece-square sums of the position at each ply of the current path.
+    psq: [Psq; MAX_PLY + 2],
+}
+
+impl Searcher {
+    /// A searcher with the given evaluation weights and a transposition table of `tt_mb` MiB.
+    pub fn new(weights: Weights, tt_mb: usize) -> Searcher {
+        Searcher {
+            weights,
+            tt: Tt::new(tt_mb),
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 90]; 14]),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            path: Vec::with_capacity(256 + MAX_PLY),
+            null_floor: 0,
+            nodes: 0,
+            node_limit: u64::MAX,
+            aborted: false,
+            clock: None,
+            signals: Signals::default(),
+            pondering: false,
+            root_first_ok: false,
+            psq: [Psq::default(); MAX_PLY + 2],
+        }
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+    }
+
+    /// Replaces the transposition table with one of `tt_mb` MiB.
+    pub fn resize_tt(&mut self, tt_mb: usize) {
+        self.tt = Tt::new(tt_mb);
+    }
+
+    /// Bytes used by the transposition table.
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Forgets everything learned (for a new game), so that games are independent.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        *self.history = [[0; 90]; 14];
+    }
+
+    /// Uses these signals for `stop` and `ponderhit`.
+    pub fn set_signals(&mut self, signals: Signals) {
+        self.signals = signals;
+    }
+
+    /// Searches the game's current position.
+    pub fn search(&mut self, game: &Xiangqi, limits: &Limits, mut report: impl FnMut(&Info)) -> SearchResult {
+        let mut board = game.board().clone();
+        let history = game.history();
+        let keep = (board.halfmoves() as usize).min(history.len());
+        self.path.clear();
+        self.path.extend_from_slice(&history[history.len() - keep..]);
+        self.null_floor = 0;
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
+        self.aborted = false;
+        self.pondering = self.signals.ponder.load(Ordering::Relaxed);
+        self.clock = limits.time.map(TimeManager::new);
+        self.tt.new_search();
+        self.killers = [[None; 2]; MAX_PLY + 1];
+        self.psq[0] = self.weights.psq(&board);
+
+        let mut root_moves = board.legal_moves();
+        retain(&mut root_moves, |m| !limits.banned.contains(&m));
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        if root_moves.len() <= 1 {
+            // Nothing to choose: answer at once (seed 000: a single reply needs no thought).
+            result.score = if root_moves.is_empty() {
+                -MATE
+            } else {
+                self.weights.evaluate(&board)
+            };
+            return result;
+        }
+        if let (Some(clock), Some(last)) = (&mut self.clock, history.last()) {
+            // An obvious recapture: the opponent just captured and we can take back on that point.
+            if last.undo.captured().is_some() && root_moves.iter().any(|m| m.to() == last.mv.to()) {
+                clock.easy_move(4);
+            }
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let rook = self.weights.value(Role::Rook);
+        let mut previous = 0;
+        for depth in 1..=max_depth {
+            self.root_first_ok = false;
+            let score = self.aspiration(&mut board, depth as i32, previous, &root_moves);
+            if self.aborted {
+                break;
+            }
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            result = SearchResult {
+                best: pv.first().copied().or(result.best),
+                ponder: pv.get(1).copied(),
+                score,
+                depth,
+                nodes: self.nodes,
+                pv,
+            };
+            report(&Info {
+                depth,
+                score,
+                nodes: self.nodes,
+                elapsed: self.clock.map_or(Duration::ZERO, |c| c.elapsed()),
+                pv: &result.pv,
+            });
+            // A proven mate cannot get better with depth.
+            if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+            if self.nodes >= self.node_limit {
+                break;
+            }
+            if let Some(clock) = &mut self.clock {
+                if depth > 1 {
+                    clock.after_iteration(previous, score, rook);
+                }
+                if !self.pondering && clock.target_spent() {
+                    break;
+                }
+            }
+            previous = score;
+        }
+        // Pondering: hold the answer until the opponent moves (ponderhit) or `stop`.
+        while self.signals.ponder.load(Ordering::Relaxed) && !self.signals.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn aspiration(&mut self, board: &mut Board, depth: i32, previous: Score, root_moves: &MoveList) -> Score {
+        let mut window = 40;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (previous - window, previous + window)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.root(board, depth, alpha, beta, root_moves);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (alpha - window).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (beta + window).min(INFINITY);
+            } else {
+                return score;
+            }
+            window *= 2;
+        }
+    }
+
+    fn root(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        root_moves: &MoveList,
+    ) -> Score {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        let hash_move = self.tt.probe(board.hash(), 0).and_then(|h| h.mv);
+        let mut moves = root_moves.clone();
+        let mut scores = [0i32; super::moves::MAX_MOVES];
+        self.score_moves(board, &moves, hash_move.or(self.pv[0][0]), 0, None, &mut scores);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let alpha_orig = alpha;
+        for i in 0..moves.len() {
+            let mv = pick(&mut moves, &mut scores, i);
+            let score = self.child(board, mv, depth, alpha, beta, 0, i, true);
+            if self.aborted {
+                return best;
+            }
+            if i == 0 && score > alpha_orig {
+                self.root_first_ok = true;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = bound_of(best, alpha_orig, beta);
+        self.tt.store(board.hash(), 0, best_move, best, depth, bound);
+        best
+    }
+
+    /// Makes `mv`, searches the child with PVS and late-move reductions, and unmakes it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        board: &mut Board,
+        mv: Move,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        index: usize,
+        pv_node: bool,
+    ) -> Score {
+        let quiet = board.piece_at(mv.to()).is_none();
+        self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
+        let undo = board.make(mv);
+        self.path.push(Ply { mv, undo });
+        let gives_check = board.in_check();
+        let score = if index == 0 {
+            -self.negamax(
+                board,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                pv_node,
+                true,
+                gives_check,
+            )
+        } else {
+            let killer = self.killers[ply].contains(&Some(mv));
+            let reduction = if depth >= 3 && index >= 3 && quiet && !gives_check && !killer {
+                1 + (index >= 8) as i32 + (depth >= 8) as i32
+            } else {
+                0
+            };
+            let mut s = -self.negamax(
+                board,
+                depth - 1 - reduction,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                false,
+                true,
+                gives_check,
+            );
+            if s > alpha && reduction > 0 {
+                s = -self.negamax(
+                    board,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                    gives_check,
+                );
+            }
+            if s > alpha && s < beta && pv_node {
+                s = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, true, true, gives_check);
+            }
+            s
+        };
+        self.path.pop();
+        board.unmake(mv, undo);
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        board: &mut Board,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+        in_check: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        if let Some(score) = self.rule_score(board, ply) {
+            return score;
+        }
+        // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-(MATE - ply as Score));
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(board, alpha, beta, ply, in_check);
+        }
+        if self.tick() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.weights.evaluate_with(board, self.psq[ply]);
+        }
+
+        let hash = board.hash();
+        let hit = self.tt.probe(hash, ply);
+        let mut tt_move = hit.and_then(|h| h.mv).filter(|&m| board.is_legal(m));
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        if !pv_node && !in_check && allow_null && depth >= 3 && has_attackers(board, board.turn()) {
+            let eval = self.weights.evaluate_with(board, self.psq[ply]);
+            if eval >= beta {
+                let r = 2 + depth / 4;
+                self.psq[ply + 1] = self.psq[ply];
+                let undo = board.make_null();
+                let floor = std::mem::replace(&mut self.null_floor, self.path.len());
+                // The opponent cannot be in check: it was not before our pass.
+                let score = -self.negamax(
+                    board,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                    false,
+                );
+                self.null_floor = floor;
+                board.unmake_null(undo);
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative deepening: without a hash move, a shallower search finds one.
+        if tt_move.is_none() && pv_node && depth >= 5 {
+            self.negamax(board, depth - 2, alpha, beta, ply, true, false, in_check);
+            if self.aborted {
+                return 0;
+            }
+            tt_move = self
+                .tt
+                .probe(hash, ply)
+                .and_then(|h| h.mv)
+                .filter(|&m| board.is_legal(m));
+        }
+
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        // The hash move is tried before any move is generated: it often cuts at once.
+        if let Some(mv) = tt_move {
+            let quiet = board.piece_at(mv.to()).is_none();
+            let score = self.child(board, mv, depth, alpha, beta, ply, 0, pv_node);
+            if self.aborted {
+                return 0;
+            }
+            best = score;
+            best_move = Some(mv);
+            if score > alpha {
+                alpha = score;
+                if pv_node {
+                    self.update_pv(ply, mv);
+                }
+                if score >= beta {
+                    if quiet {
+                        self.reward_quiet(board, mv, depth, ply, &[]);
+                    }
+                    self.tt.store(hash, ply, best_move, best, depth, Bound::Lower);
+                    return best;
+                }
+            }
+        }
+        let mut moves = board.legal_moves_to_in(Bitboard::FULL, in_check);
+        if moves.is_empty() {
+            // Checkmated or stalemated: both lose in Xiangqi.
+            return -(MATE - ply as Score);
+        }
+        let mut scores = [0i32; super::moves::MAX_MOVES];
+        self.score_moves(board, &moves, tt_move, ply, None, &mut scores);
+        let mut searched = tt_move.is_some() as usize;
+        for i in 0..moves.len() {
+            let mv = pick(&mut moves, &mut scores, i);
+            if Some(mv) == tt_move {
+                continue;
+            }
+            let quiet = board.piece_at(mv.to()).is_none();
+            let score = self.child(board, mv, depth, alpha, beta, ply, searched, pv_node);
+            searched += 1;
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(board, mv, depth, ply, &moves.as_slice()[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(
+            hash,
+            ply,
+            best_move,
+            best,
+            depth,
+            bound_of(best, alpha_orig, beta),
+        );
+        best
+    }
+
+    fn quiescence(
+        &mut self,
+        board: &mut Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        in_check: bool,
+    ) -> Score {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.weights.evaluate_with(board, self.psq[ply]);
+        }
+        let mut best = -INFINITY;
+        let mut scores = [0i32; super::moves::MAX_MOVES];
+        let mut moves = if in_check {
+            let all = board.legal_moves_to_in(Bitboard::FULL, true);
+            if all.is_empty() {
+                return -(MATE - ply as Score);
+            }
+            self.score_moves(board, &all, None, ply, None, &mut scores);
+            all
+        } else {
+            let (stand, attacked) = self.weights.evaluate_with_attacks(board, self.psq[ply]);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            let us = board.turn();
+            // Every capture lands on an enemy piece we attack: with none, there is nothing to do.
+            let targets = attacked[us.index()] & board.by_color(us.flip());
+            if targets.is_empty() {
+                return best;
+            }
+            let captures = board.legal_moves_to_in(targets, false);
+            self.score_moves(
+                board,
+                &captures,
+                None,
+                ply,
+                Some(attacked[us.flip().index()]),
+                &mut scores,
+            );
+            captures
+        };
+        for i in 0..moves.len() {
+            let mv = pick(&mut moves, &mut scores, i);
+            // Out of check, captures that lose material (a protected piece worth less than the
+            // capturer) are left out.
+            if !in_check && scores[i] < CAPTURE_BASE {
+                break;
+            }
+            self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
+            let undo = board.make(mv);
+            let gives_check = board.in_check();
+            let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check);
+            board.unmake(mv, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Counts a node and says whether the search must stop (node limit, clock, `stop`).
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            if self.signals.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            let pondering = self.signals.ponder.load(Ordering::Relaxed);
+            if let Some(clock) = &mut self.clock {
+                if self.pondering && !pondering {
+                    clock.restart(); // ponderhit: our clock starts now
+                }
+                // Stop at the hard cap, or once the target is spent and this iteration's
+                // first root move has been searched without failing low (seed 000).
+                if !pondering && (clock.out_of_time() || (self.root_first_ok && clock.target_spent())) {
+                    self.aborted = true;
+                }
+            }
+            self.pondering = pondering;
+        }
+        self.aborted
+    }
+
+    /// The score the rules give the current node, if they end the game here: a repetition
+    /// (perpetual check or chase loses, otherwise a draw) or 120 plies without capture.
+    fn rule_score(&self, board: &Board, ply: usize) -> Option<Score> {
+        if ply == 0 {
+            return None;
+        }
+        let n = self.path.len();
+        let window = (board.halfmoves() as usize).min(n - self.null_floor.min(n));
+        let hash = board.hash();
+        let mut back = 4;
+        while back <= window {
+            if self.path[n - back].undo.hash_before() == hash {
+                let outcome = examine_cycle(board, &self.path[n - back..]).outcome();
+                return Some(match outcome.winner {
+                    None => 0,
+                    Some(c) if c == board.turn() => MATE - ply as Score,
+                    Some(_) => -(MATE - ply as Score),
+                });
+            }
+            back += 2;
+        }
+        if board.halfmoves() >= NO_CAPTURE_LIMIT {
+            return Some(0);
+        }
+        None
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        self.pv[ply][0] = Some(mv);
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len.min(MAX_PLY - 1) + 1;
+    }
+
+    fn reward_quiet(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let mut update = |m: Move, delta: i32| {
+            if let Some(p) = board.piece_at(m.from()) {
+                let h = &mut self.history[p.index()][m.to().index()];
+                // Gravity keeps history within ±HISTORY_MAX.
+                *h += delta - *h * delta.abs() / HISTORY_MAX;
+            }
+        };
+        update(mv, bonus);
+        for &m in tried {
+            if board.piece_at(m.to()).is_none() {
+                update(m, -bonus);
+            }
+        }
+    }
+
+    /// Ordering scores (seed 001): hash move; captures, by victim value alone when the victim
+    /// is unprotected and by victim then attacker when it is protected, with losing captures
+    /// last; killers; then history.
+    fn score_moves(
+        &self,
+        board: &Board,
+        moves: &MoveList,
+        hash_move: Option<Move>,
+        ply: usize,
+        mut defended: Option<Bitboard>,
+        out: &mut [i32],
+    ) {
+        // One attack map per node stands in for "is the victim protected" (x-rays aside).
+        for (i, &mv) in moves.iter().enumerate() {
+            out[i] = if Some(mv) == hash_move {
+                HASH_MOVE
+            } else if let Some(victim) = board.piece_at(mv.to()) {
+                let attacker = board.piece_at(mv.from()).expect("a move starts on a piece");
+                let v = self.weights.value(victim.role);
+                let a = if attacker.role == Role::King {
+                    0
+                } else {
+                    self.weights.value(attacker.role)
+                };
+                let defended = *defended.get_or_insert_with(|| board.attack_map(board.turn().flip()));
+                if !defended.contains(mv.to()) {
+                    CAPTURE_BASE + 16 * v
+                } else if v >= a {
+                    CAPTURE_BASE + 16 * v - a / 16
+                } else {
+                    BAD_CAPTURE + v - a
+                }
+            } else if self.killers[ply][0] == Some(mv) {
+                KILLER_1
+            } else if self.killers[ply][1] == Some(mv) {
+                KILLER_2
+            } else {
+                let p = board.piece_at(mv.from()).expect("a move starts on a piece");
+                self.history[p.index()][mv.to().index()]
+            };
+        }
+    }
+}
+
+const HASH_MOVE: i32 = 100_000_000;
+const CAPTURE_BASE: i32 = 10_000_000;
+const KILLER_1: i32 = 9_000_000;
+const KILLER_2: i32 = 8_999_999;
+const HISTORY_MAX: i32 = 1 << 20;
+const BAD_CAPTURE: i32 = -10_000_000;
+
+/// Moves the best-scored move among `i..` to position `i` and returns it. The first few
+/// are picked one by one (most cut-offs come early); past them, the rest is sorted once.
+#[inline]
+fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    const PICKED: usize = 3;
+    let n = moves.len();
+    if i == PICKED && n > PICKED + 1 {
+        let mut pairs = [(0i32, moves[0]); super::moves::MAX_MOVES];
+        for j in PICKED..n {
+            pairs[j] = (scores[j], moves[j]);
+        }
+        pairs[PICKED..n].sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
+        for j in PICKED..n {
+            (scores[j], moves.as_mut_slice()[j]) = pairs[j];
+        }
+    }
+    if i >= PICKED {
+        return moves[i];
+    }
+    let mut best = i;
+    for j in i + 1..n {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.as_mut_slice().swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}
+
+fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
+    let mut out = MoveList::new();
+    for &m in moves.iter() {
+        if keep(m) {
+            out.push(m);
+        }
+    }
+    *moves = out;
+}
+
+fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether `color` has a rook, horse or cannon: without one, zugzwang is common and a null
+/// move would lie.
+fn has_attackers(board: &Board, color: Color) -> bool {
+    (board.pieces(color, Role::Rook) | board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon))
+        .any()
+}
