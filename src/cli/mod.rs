@@ -1,6 +1,7 @@
 //! Command-line definitions, one module per subcommand.
 
 mod bench;
+mod engine;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -17,6 +18,7 @@ struct Cli {
 enum Command {
     Perft(perft::Args),
     Bench(bench::Args),
+    Engine(engine::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -25,6 +27,7 @@ pub fn run() -> anyhow::Result<()> {
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Engine(args) => engine::run(args),
     }
 }
 

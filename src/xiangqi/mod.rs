@@ -9,6 +9,7 @@ mod fen;
 mod movegen;
 mod moves;
 pub mod perft;
+pub mod protocol;
 mod rules;
 pub mod search;
 pub mod time;

@@ -598,9 +598,15 @@ impl Searcher {
             if stand >= beta {
                 return stand;
             }
+            let us = board.turn();
+            // With only king, advisors and elephants a side may have no move at all, which
+            // loses; such sparse positions are cheap to check.
+            if !has_attackers(board, us) && board.pieces(us, Role::Pawn).is_empty() && !board.has_legal_move()
+            {
+                return -(MATE - ply as Score);
+            }
             alpha = alpha.max(stand);
             best = stand;
-            let us = board.turn();
             // Every capture lands on an enemy piece we attack: with none, there is nothing to do.
             let targets = attacked[us.index()] & board.by_color(us.flip());
             if targets.is_empty() {

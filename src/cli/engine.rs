@@ -1,0 +1,25 @@
+//! `qitune engine`: the embedded engine over standard input and output (UCCI or UCI).
+
+use anyhow::Result;
+use qitune::xiangqi::eval::Weights;
+use qitune::xiangqi::protocol::{load_weights, Engine};
+use std::path::PathBuf;
+
+/// Play as a UCCI or UCI engine on standard input/output (first command `ucci` or `uci`).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Evaluation weights (a weight file written by `qitune export` or by hand); default:
+    /// the hand-set weights.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let weights = match &args.weights {
+        Some(path) => load_weights(path).map_err(anyhow::Error::msg)?,
+        None => Weights::default(),
+    };
+    let mut engine = Engine::new(std::io::stdout(), weights);
+    engine.run(std::io::stdin().lock());
+    Ok(())
+}

@@ -1,0 +1,483 @@
+//! The engine protocols: UCCI (seed 002) and the UCI dialect of Pikafish.
+//!
+//! The first command chooses the dialect (`ucci` or `uci`; UCI if neither comes first).
+//! Searches run on a worker thread so that `stop` and `ponderhit` are heard while thinking.
+//! A malformed or illegal line gets `info string error: ...` and the engine carries on.
+
+use super::eval::Weights;
+use super::rules::Xiangqi;
+use super::search::{mate_in_moves, Info, Limits, SearchResult, Searcher, Signals};
+use super::time::TimeControl;
+use super::Move;
+use crate::params::{Params, WeightFile};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Which protocol the GUI speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Ucci,
+    Uci,
+}
+
+const NAME: &str = concat!("qitune ", env!("CARGO_PKG_VERSION"));
+const DEFAULT_HASH_MB: usize = 16;
+
+/// An engine session: reads commands, answers on `out`.
+pub struct Engine<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
+    dialect: Dialect,
+    game: Xiangqi,
+    banned: Vec<Move>,
+    hash_mb: usize,
+    /// `None` while a search thread holds it.
+    searcher: Option<Searcher>,
+    worker: Option<JoinHandle<Searcher>>,
+    signals: Signals,
+    /// UCCI times are in seconds unless `setoption usemillisec true`.
+    millis: bool,
+}
+
+impl<W: Write + Send + 'static> Engine<W> {
+    /// A new session with the given evaluation weights.
+    pub fn new(out: W, weights: Weights) -> Engine<W> {
+        Engine {
+            out: Arc::new(Mutex::new(out)),
+            dialect: Dialect::Uci,
+            game: Xiangqi::new(),
+            banned: Vec::new(),
+            hash_mb: DEFAULT_HASH_MB,
+            searcher: Some(Searcher::new(weights, DEFAULT_HASH_MB)),
+            worker: None,
+            signals: Signals::default(),
+            millis: false,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.handle(&line) {
+                return;
+            }
+        }
+        self.finish_search();
+    }
+
+    fn say(&self, text: &str) {
+        say(&self.out, text);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {text}"));
+    }
+
+    /// Handles one line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        match command {
+            "ucci" => {
+                self.dialect = Dialect::Ucci;
+                self.say(&format!("id name {NAME}"));
+                self.say("id author the qitune developers");
+                self.say(&format!(
+                    "option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MB}"
+                ));
+                self.say("option usemillisec type check default false");
+                self.say("option ponder type check default true");
+                self.say("option newgame type button");
+                self.say("option weightsfile type string default <empty>");
+                self.say("ucciok");
+            }
+            "uci" => {
+                self.dialect = Dialect::Uci;
+                self.say(&format!("id name {NAME}"));
+                self.say("id author the qitune developers");
+                self.say(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
+                ));
+                self.say("option name Ponder type check default true");
+                self.say("option name WeightsFile type string default <empty>");
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "ucinewgame" => self.new_game(),
+            "setoption" => self.set_option(args),
+            "position" => self.position(args),
+            "banmoves" => self.ban(args),
+            "go" => self.go(args),
+            "stop" => self.finish_search(),
+            "ponderhit" => self.signals.ponder.store(false, Ordering::Relaxed),
+            "quit" => {
+                self.finish_search();
+                if self.dialect == Dialect::Ucci {
+                    self.say("bye");
+                }
+                return false;
+            }
+            "probe" | "d" => self.say(&format!("{}", self.game.board())),
+            other => self.error(&format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn new_game(&mut self) {
+        self.finish_search();
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        // UCI: setoption name <name> value <value>; UCCI: setoption <name> <value>.
+        let (name, value) = if args.first() == Some(&"name") {
+            let rest = &args[1..];
+            let split = rest.iter().position(|w| *w == "value").unwrap_or(rest.len());
+            (
+                rest[..split].join(" "),
+                rest.get(split + 1..).map(|v| v.join(" ")).unwrap_or_default(),
+            )
+        } else {
+            (
+                args.first().copied().unwrap_or("").to_string(),
+                args.get(1..).map(|v| v.join(" ")).unwrap_or_default(),
+            )
+        };
+        self.finish_search();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" | "hashsize" => match value.parse::<usize>() {
+                Ok(mb) if (1..=65536).contains(&mb) => {
+                    self.hash_mb = mb;
+                    if let Some(s) = &mut self.searcher {
+                        s.resize_tt(mb);
+                    }
+                }
+                _ => self.error(&format!(
+                    "hash size '{value}' is not a whole number of MiB from 1 to 65536"
+                )),
+            },
+            "usemillisec" => self.millis = value.eq_ignore_ascii_case("true"),
+            "ponder" | "threads" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
+            "newgame" => self.new_game(),
+            "weightsfile" | "weights" => match load_weights(Path::new(value.trim())) {
+                Ok(w) => {
+                    if let Some(s) = &mut self.searcher {
+                        s.set_weights(w);
+                        s.clear();
+                    }
+                }
+                Err(e) => self.error(&e),
+            },
+            "" => self.error("setoption needs an option name"),
+            other => self.error(&format!("unknown option '{other}'")),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
+        let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
+        let game = match setup.first() {
+            Some(&"startpos") if setup.len() == 1 => Ok(Xiangqi::new()),
+            Some(&"fen") if setup.len() > 1 => {
+                Xiangqi::from_fen(&setup[1..].join(" ")).map_err(|e| e.to_string())
+            }
+            _ => Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
+        };
+        let mut game = match game {
+            Ok(g) => g,
+            Err(e) => return self.error(&format!("position: {e}")),
+        };
+        for text in moves {
+            if let Err(e) = game.play_iccs(text) {
+                return self.error(&format!("position: {e}"));
+            }
+        }
+        self.finish_search();
+        self.game = game;
+        self.banned.clear();
+    }
+
+    fn ban(&mut self, args: &[&str]) {
+        let mut banned = Vec::new();
+        for text in args {
+            match self.game.board().parse_move(text) {
+                Ok(m) => banned.push(m),
+                Err(e) => return self.error(&format!("banmoves: {e}")),
+            }
+        }
+        self.banned = banned;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (limits, ponder, infinite) = match self.parse_go(args) {
+            Ok(x) => x,
+            Err(e) => return self.error(&format!("go: {e}")),
+        };
+        self.finish_search();
+        let Some(mut searcher) = self.searcher.take() else {
+            return self.error("go: the engine is busy");
+        };
+        let signals = Signals::default();
+        signals.ponder.store(ponder, Ordering::Relaxed);
+        searcher.set_signals(signals.clone());
+        self.signals = signals.clone();
+        let game = self.game.clone();
+        let out = Arc::clone(&self.out);
+        let dialect = self.dialect;
+        self.worker = Some(std::thread::spawn(move || {
+            let result = searcher.search(&game, &limits, |info| say(&out, &info_line(dialect, info)));
+            // UCI forbids answering an infinite search before `stop`.
+            while infinite && !signals.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            say(&out, &bestmove_line(dialect, &result));
+            searcher
+        }));
+    }
+
+    /// Parses `go` arguments: the limits, whether to ponder, whether to wait for `stop`.
+    fn parse_go(&self, args: &[&str]) -> Result<(Limits, bool, bool), String> {
+        let mut limits = Limits {
+            banned: self.banned.clone(),
+            ..Limits::default()
+        };
+        let (mut ponder, mut infinite) = (false, false);
+        let (mut left, mut inc, mut movestogo, mut movetime) = (None, Duration::ZERO, None, None);
+        let red = self.game.board().turn() == super::Color::Red;
+        let mut i = 0;
+        let number = |i: usize| -> Result<f64, String> {
+            let word = args
+                .get(i + 1)
+                .ok_or_else(|| format!("'{}' needs a value", args[i]))?;
+            word.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("'{word}' is not a valid value for '{}'", args[i]))
+        };
+        let ucci_time = |v: f64| {
+            if self.millis {
+                Duration::from_secs_f64(v / 1000.0)
+            } else {
+                Duration::from_secs_f64(v)
+            }
+        };
+        let ms = |v: f64| Duration::from_secs_f64(v / 1000.0);
+        while i < args.len() {
+            let takes_value = match args[i] {
+                "ponder" => {
+                    ponder = true;
+                    false
+                }
+                "infinite" => {
+                    infinite = true;
+                    false
+                }
+                "draw" => false,
+                "depth" => {
+                    limits.depth = Some((number(i)? as u32).max(1));
+                    true
+                }
+                "nodes" => {
+                    limits.nodes = Some((number(i)? as u64).max(1));
+                    true
+                }
+                "movetime" => {
+                    movetime = Some(ms(number(i)?));
+                    true
+                }
+                "time" => {
+                    left = Some(ucci_time(number(i)?));
+                    true
+                }
+                "increment" => {
+                    inc = ucci_time(number(i)?);
+                    true
+                }
+                "opptime" | "oppincrement" | "mate" => {
+                    number(i)?;
+                    true
+                }
+                "movestogo" => {
+                    movestogo = Some(number(i)? as u32);
+                    true
+                }
+                "wtime" | "btime" => {
+                    let v = ms(number(i)?);
+                    if (args[i] == "wtime") == red {
+                        left = Some(v);
+                    }
+                    true
+                }
+                "winc" | "binc" => {
+                    let v = ms(number(i)?);
+                    if (args[i] == "winc") == red {
+                        inc = v;
+                    }
+                    true
+                }
+                other => return Err(format!("unknown parameter '{other}'")),
+            };
+            i += 1 + takes_value as usize;
+        }
+        limits.time = match (movetime, left) {
+            (Some(t), _) => Some(TimeControl::MoveTime(t)),
+            (None, Some(left)) => Some(TimeControl::Clock {
+                left,
+                increment: inc,
+                moves_to_go: movestogo,
+            }),
+            (None, None) => None,
+        };
+        Ok((limits, ponder, infinite))
+    }
+
+    /// Stops a running search and waits for its answer.
+    fn finish_search(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            self.signals.stop.store(true, Ordering::Relaxed);
+            self.signals.ponder.store(false, Ordering::Relaxed);
+            match worker.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    self.error("the search failed; starting afresh");
+                    let mut fresh = Searcher::new(Weights::default(), self.hash_mb);
+                    fresh.clear();
+                    self.searcher = Some(fresh);
+                }
+            }
+        }
+    }
+}
+
+/// Reads a weight file for the Xiangqi evaluation, with a message naming what is wrong.
+pub fn load_weights(path: &Path) -> Result<Weights, String> {
+    let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let params = Params::from_weight_file(&file, super::eval::GAME, super::eval::specs())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Weights::new(&params))
+}
+
+fn say<W: Write>(out: &Mutex<W>, text: &str) {
+    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+    // A closed pipe means the GUI is gone; there is no one left to tell.
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+fn info_line(dialect: Dialect, info: &Info) -> String {
+    let ms = info.elapsed.as_millis();
+    let nps = (info.nodes as u128 * 1000) / ms.max(1);
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let score = match (dialect, mate_in_moves(info.score)) {
+        (Dialect::Uci, Some(n)) => format!("mate {n}"),
+        (Dialect::Uci, None) => format!("cp {}", info.score),
+        (Dialect::Ucci, _) => info.score.to_string(),
+    };
+    format!(
+        "info depth {} score {score} nodes {} time {ms} nps {nps} pv {}",
+        info.depth,
+        info.nodes,
+        pv.join(" ")
+    )
+}
+
+fn bestmove_line(dialect: Dialect, result: &SearchResult) -> String {
+    match (result.best, dialect) {
+        (None, Dialect::Ucci) => "nobestmove".to_string(),
+        (None, Dialect::Uci) => "bestmove (none)".to_string(),
+        (Some(best), _) => match result.ponder {
+            Some(p) => format!("bestmove {best} ponder {p}"),
+            None => format!("bestmove {best}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects what the engine says.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Plays a script as a GUI would: after a finite `go`, waits for the answer.
+    fn session(script: &str) -> String {
+        let sink = Sink::default();
+        let text = |s: &Sink| String::from_utf8(s.0.lock().unwrap().clone()).unwrap();
+        let answers = |s: &Sink| text(s).lines().filter(|l| l.contains("bestmove")).count();
+        let mut engine = Engine::new(sink.clone(), Weights::default());
+        for line in script.lines() {
+            let before = answers(&sink);
+            if !engine.handle(line) {
+                break;
+            }
+            if line.starts_with("go")
+                && !line.contains("infinite")
+                && !line.contains("ponder")
+                && !line.contains(" x")
+            {
+                while answers(&sink) == before {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        }
+        text(&sink)
+    }
+
+    #[test]
+    fn ucci_handshake_search_and_bye() {
+        let out = session("ucci\nisready\nposition startpos moves h2e2 h9g7\ngo depth 3\nquit\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.contains(&"ucciok"));
+        assert!(lines.contains(&"readyok"));
+        assert!(lines.iter().any(|l| l.starts_with("info depth 3 score ")));
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+        assert_eq!(lines.last(), Some(&"bye"));
+    }
+
+    #[test]
+    fn bad_lines_get_an_error_and_the_engine_goes_on() {
+        let out = session(
+            "uci\nfoo\nposition fen 9/9/9 w\nposition startpos moves h2h8\ngo depth x\nsetoption name Hash value 0\ngo depth 1\nquit\n",
+        );
+        let errors = out
+            .lines()
+            .filter(|l| l.starts_with("info string error:"))
+            .count();
+        assert_eq!(errors, 5, "{out}");
+        assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+    }
+
+    #[test]
+    fn no_move_answers() {
+        let stalemated = "position fen 3k5/R8/9/9/9/9/9/9/9/4K4 b\ngo depth 2\n";
+        assert!(session(&format!("uci\n{stalemated}quit\n")).contains("bestmove (none)"));
+        assert!(session(&format!("ucci\n{stalemated}quit\n")).contains("nobestmove"));
+    }
+
+    #[test]
+    fn banmoves_are_respected() {
+        let out =
+            session("ucci\nposition fen 3k5/R8/9/9/9/9/9/9/1R7/4K4 w\nbanmoves b1b9\ngo depth 3\nquit\n");
+        let best = out.lines().find(|l| l.starts_with("bestmove")).unwrap();
+        assert!(!best.contains("b1b9"), "{best}");
+    }
+}

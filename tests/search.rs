@@ -1,0 +1,159 @@
+//! The engine's search: forced mates at the right distance, legal answers everywhere,
+//! determinism, and limits.
+
+use qitune::xiangqi::eval::Weights;
+use qitune::xiangqi::search::{mate_in_moves, Limits, Searcher, MATE};
+use qitune::xiangqi::{Board, Move, Xiangqi};
+
+/// Whether the side to move forces a win (the opponent left without a legal move, which
+/// loses in Xiangqi) within `n` of its own moves. Brute force over the move generator only,
+/// so it checks the search independently.
+fn wins_in(b: &mut Board, n: u32) -> bool {
+    n > 0
+        && b.legal_moves().iter().any(|&m| {
+            let u = b.make(m);
+            let ok = loses_within(b, n - 1);
+            b.unmake(m, u);
+            ok
+        })
+}
+
+/// Whether the side to move (after the attacker's move) has no move, or every reply allows
+/// a win within `n` more attacker moves.
+fn loses_within(b: &mut Board, n: u32) -> bool {
+    let replies = b.legal_moves();
+    replies.is_empty()
+        || (n > 0
+            && replies.iter().all(|&r| {
+                let u = b.make(r);
+                let w = wins_in(b, n);
+                b.unmake(r, u);
+                w
+            }))
+}
+
+fn search(fen: &str, limits: Limits) -> qitune::xiangqi::search::SearchResult {
+    let game = Xiangqi::from_fen(fen).unwrap();
+    Searcher::new(Weights::default(), 8).search(&game, &limits, |_| {})
+}
+
+fn check_mate(fen: &str, moves: u32) {
+    let mut b = Board::from_fen(fen).unwrap();
+    assert!(wins_in(&mut b, moves), "{fen} is a mate in {moves}");
+    assert!(
+        !wins_in(&mut b, moves - 1),
+        "{fen} is not a mate in {}",
+        moves - 1
+    );
+    // Reductions can hide a quiet first move for a few plies; the depth leaves room for that.
+    let r = search(fen, Limits::depth(12));
+    assert_eq!(r.score, MATE - (2 * moves as i32 - 1), "{fen}: score {}", r.score);
+    assert_eq!(mate_in_moves(r.score), Some(moves as i32));
+    let best = r.best.unwrap();
+    b.make(best);
+    assert!(
+        loses_within(&mut b, moves - 1),
+        "{fen}: {best} does not mate in {moves}"
+    );
+}
+
+#[test]
+fn mate_in_one() {
+    check_mate("3k5/R8/9/9/9/9/9/9/1R7/4K4 w", 1);
+    // Stalemating is winning too: a7a8 leaves the black king no move.
+    check_mate("3k5/9/R8/9/9/9/9/9/9/4K4 w", 1);
+}
+
+#[test]
+fn mates_in_two() {
+    for fen in [
+        "9/4k4/9/9/9/3P5/9/7R1/9/5K3 w",
+        "9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w",
+        "9/4k4/9/9/9/1R7/4P4/9/9/3K5 w",
+        "3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w",
+    ] {
+        check_mate(fen, 2);
+    }
+}
+
+#[test]
+fn mates_in_three() {
+    for fen in [
+        "9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w",
+        "9/4k4/9/7p1/8R/9/9/8N/9/5K3 w",
+        "9/4k4/9/9/C8/4P4/9/7C1/9/2R1K4 w",
+        "9/3k5/9/5C3/C8/9/3P5/7N1/9/3K5 w",
+    ] {
+        check_mate(fen, 3);
+    }
+}
+
+#[test]
+fn the_mated_side_sees_its_loss() {
+    // Black to move after a7a8 would be stalemated; one move earlier Black, to move, sees mate coming.
+    let r = search("3k5/R8/9/9/9/9/9/9/1R7/4K4 b", Limits::depth(6));
+    assert!(r.score <= -(MATE - 10), "{}", r.score);
+}
+
+#[test]
+fn answers_are_legal_at_every_depth() {
+    let fens: Vec<&str> = include_str!("data/xiangqi-perft.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(';').next().unwrap())
+        .collect();
+    let mut searcher = Searcher::new(Weights::default(), 4);
+    let mut seen = std::collections::HashSet::new();
+    for fen in fens.into_iter().filter(|f| seen.insert(*f)) {
+        let game = Xiangqi::from_fen(fen).unwrap();
+        for depth in 1..=4 {
+            // The table is kept across depths and positions, so stale entries are probed too.
+            let r = searcher.search(&game, &Limits::depth(depth), |_| {});
+            let best = r.best.expect("every suite position has a move");
+            assert!(game.board().is_legal(best), "{fen} depth {depth}: {best}");
+            let mut b = game.board().clone();
+            for &m in &r.pv {
+                assert!(b.is_legal(m), "{fen} depth {depth}: pv move {m} illegal");
+                b.make(m);
+            }
+        }
+    }
+}
+
+#[test]
+fn limited_searches_are_deterministic() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let a = search(fen, Limits::depth(6));
+    let b = search(fen, Limits::depth(6));
+    assert_eq!(a, b);
+    let a = search(fen, Limits::nodes(20_000));
+    let b = search(fen, Limits::nodes(20_000));
+    assert_eq!(a, b);
+    assert!(a.nodes <= 20_000, "{}", a.nodes);
+}
+
+#[test]
+fn banned_moves_are_not_played() {
+    let fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w";
+    let mate = Move::parse_iccs("b1b9").unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        banned: vec![mate],
+        ..Limits::default()
+    };
+    let r = search(fen, limits);
+    assert_ne!(r.best, Some(mate));
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn a_single_reply_is_answered_at_once() {
+    // In check from the rook on a9: e9 is covered by the rook and faces the red king, so
+    // d9d8 is the only move.
+    let fen = "R2k5/9/9/9/9/9/9/9/9/4K4 b";
+    let game = Xiangqi::from_fen(fen).unwrap();
+    assert_eq!(game.legal_moves().len(), 1);
+    let r = search(fen, Limits::depth(20));
+    assert_eq!(r.nodes, 0);
+    assert_eq!(r.best, Move::parse_iccs("d9d8").ok());
+}
