@@ -302,6 +302,29 @@ impl Weights {
         (board.turn().sign() * red + self.s(S::tempo), attacked)
     }
 
+    /// The part of [`Weights::evaluate_with`] known without looking at attacks: material and
+    /// piece-square values tapered by phase, plus the tempo, for the side to move.
+    #[inline]
+    pub fn material_estimate(&self, board: &Board, psq: Psq) -> Score {
+        let phase = phase(board);
+        let red = (psq.mg * phase + psq.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        board.turn().sign() * red + self.s(S::tempo)
+    }
+
+    /// How far the attack-based terms (mobility, threats, king safety) can plausibly move
+    /// the score away from [`Weights::material_estimate`]: a search may trust the estimate
+    /// when it is beyond a bound by more than this. Derived from the weights, so evolved or
+    /// random weights get a margin of their own (with the defaults it covers the largest
+    /// difference seen over 3,000 middlegame positions).
+    pub fn positional_margin(&self) -> Score {
+        let mobility =
+            17 * self.s(S::mobility_rook) + 17 * self.s(S::mobility_cannon) + 8 * self.s(S::mobility_horse);
+        2 * mobility
+            + 2 * self.s(S::hanging).abs()
+            + self.s(S::king_file_rook).abs()
+            + self.s(S::king_file_cannon).abs()
+    }
+
     /// The evaluation from Red's point of view, without the side-to-move tempo.
     pub fn evaluate_red(&self, board: &Board) -> Score {
         self.evaluate_red_with(board, self.psq(board)).0
@@ -377,9 +400,7 @@ impl Weights {
             attacked[c] = att;
             mobility += sign * side_mob;
         }
-        let phase = (PHASE_ROOK * board.by_role(Role::Rook).count() as i32
-            + PHASE_MINOR * (board.by_role(Role::Horse) | board.by_role(Role::Cannon)).count() as i32)
-            .min(PHASE_MAX);
+        let phase = phase(board);
         let mut terms = mobility;
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
@@ -453,6 +474,14 @@ impl Default for Weights {
     fn default() -> Self {
         Weights::new(&default_params())
     }
+}
+
+/// The game phase: PHASE_MAX with all rooks, horses and cannons on the board, 0 with none.
+#[inline]
+fn phase(board: &Board) -> i32 {
+    (PHASE_ROOK * board.by_role(Role::Rook).count() as i32
+        + PHASE_MINOR * (board.by_role(Role::Horse) | board.by_role(Role::Cannon)).count() as i32)
+        .min(PHASE_MAX)
 }
 
 /// Points attacked by all pawns of `color` at once: forward, and sideways across the river.

@@ -118,11 +118,16 @@ pub struct Searcher {
     root_first_ok: bool,
     /// Material and piece-square sums of the position at each ply of the current path.
     psq: [Psq; MAX_PLY + 2],
+    /// [`Weights::positional_margin`] of the current weights.
+    lazy_margin: Score,
+    /// Move-ordering scores per ply, kept here so that no node clears a fresh array.
+    scores: Box<[[i32; super::moves::MAX_MOVES]; MAX_PLY + 1]>,
 }
 
 impl Searcher {
     /// A searcher with the given evaluation weights and a transposition table of `tt_mb` MiB.
     pub fn new(weights: Weights, tt_mb: usize) -> Searcher {
+        let lazy_margin = weights.positional_margin();
         Searcher {
             weights,
             tt: Tt::new(tt_mb),
@@ -140,6 +145,8 @@ impl Searcher {
             pondering: false,
             root_first_ok: false,
             psq: [Psq::default(); MAX_PLY + 2],
+            lazy_margin,
+            scores: Box::new([[0; super::moves::MAX_MOVES]; MAX_PLY + 1]),
         }
     }
 
@@ -148,6 +155,7 @@ impl Searcher {
     }
 
     pub fn set_weights(&mut self, weights: Weights) {
+        self.lazy_margin = weights.positional_margin();
         self.weights = weights;
     }
 
@@ -303,13 +311,13 @@ impl Searcher {
         self.pv_len[0] = 0;
         let hash_move = self.tt.probe(board.hash(), 0).and_then(|h| h.mv);
         let mut moves = root_moves.clone();
-        let mut scores = [0i32; super::moves::MAX_MOVES];
-        self.score_moves(board, &moves, hash_move.or(self.pv[0][0]), 0, None, &mut scores);
+        let hint = hash_move.or(self.pv[0][0]);
+        self.score_moves(board, &moves, hint, 0, None);
         let mut best = -INFINITY;
         let mut best_move = None;
         let alpha_orig = alpha;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
+            let mv = pick(&mut moves, &mut self.scores[0], i);
             let score = self.child(board, mv, depth, alpha, beta, 0, i, true);
             if self.aborted {
                 return best;
@@ -527,11 +535,10 @@ impl Searcher {
             // Checkmated or stalemated: both lose in Xiangqi.
             return -(MATE - ply as Score);
         }
-        let mut scores = [0i32; super::moves::MAX_MOVES];
-        self.score_moves(board, &moves, tt_move, ply, None, &mut scores);
+        self.score_moves(board, &moves, tt_move, ply, None);
         let mut searched = tt_move.is_some() as usize;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
+            let mv = pick(&mut moves, &mut self.scores[ply], i);
             if Some(mv) == tt_move {
                 continue;
             }
@@ -585,15 +592,19 @@ impl Searcher {
             return self.weights.evaluate_with(board, self.psq[ply]);
         }
         let mut best = -INFINITY;
-        let mut scores = [0i32; super::moves::MAX_MOVES];
         let mut moves = if in_check {
             let all = board.legal_moves_to_in(Bitboard::FULL, true);
             if all.is_empty() {
                 return -(MATE - ply as Score);
             }
-            self.score_moves(board, &all, None, ply, None, &mut scores);
+            self.score_moves(board, &all, None, ply, None);
             all
         } else {
+            // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
+            let estimate = self.weights.material_estimate(board, self.psq[ply]);
+            if estimate - self.lazy_margin >= beta {
+                return estimate - self.lazy_margin;
+            }
             let (stand, attacked) = self.weights.evaluate_with_attacks(board, self.psq[ply]);
             if stand >= beta {
                 return stand;
@@ -613,21 +624,14 @@ impl Searcher {
                 return best;
             }
             let captures = board.legal_moves_to_in(targets, false);
-            self.score_moves(
-                board,
-                &captures,
-                None,
-                ply,
-                Some(attacked[us.flip().index()]),
-                &mut scores,
-            );
+            self.score_moves(board, &captures, None, ply, Some(attacked[us.flip().index()]));
             captures
         };
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut scores, i);
+            let mv = pick(&mut moves, &mut self.scores[ply], i);
             // Out of check, captures that lose material (a protected piece worth less than the
             // capturer) are left out.
-            if !in_check && scores[i] < CAPTURE_BASE {
+            if !in_check && self.scores[ply][i] < CAPTURE_BASE {
                 break;
             }
             self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
@@ -738,14 +742,14 @@ impl Searcher {
     /// is unprotected and by victim then attacker when it is protected, with losing captures
     /// last; killers; then history.
     fn score_moves(
-        &self,
+        &mut self,
         board: &Board,
         moves: &MoveList,
         hash_move: Option<Move>,
         ply: usize,
         mut defended: Option<Bitboard>,
-        out: &mut [i32],
     ) {
+        let out = &mut self.scores[ply];
         // One attack map per node stands in for "is the victim protected" (x-rays aside).
         for (i, &mv) in moves.iter().enumerate() {
             out[i] = if Some(mv) == hash_move {
