@@ -658,6 +658,9 @@ impl Searcher {
     /// Counts a node and says whether the search must stop (node limit, clock, `stop`).
     #[inline]
     fn tick(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.aborted = true;
