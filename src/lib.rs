@@ -1,6 +1,7 @@
 //! qitune: tune a board-game engine's evaluation with an adaptive genetic algorithm whose
 //! fitness comes from self-play tournaments. Xiangqi is the main game.
 
+pub mod arena;
 pub mod fsutil;
 pub mod params;
 pub mod xiangqi;

@@ -115,6 +115,22 @@ impl Params {
         Ok(Params { specs, values })
     }
 
+    /// Every evolvable parameter drawn uniformly from its range (fixed ones at their
+    /// defaults): the "random player" of the paper's experiments.
+    pub fn random(specs: &'static [Spec], rng: &mut impl rand::Rng) -> Params {
+        let values = specs
+            .iter()
+            .map(|s| {
+                if s.bits == 0 {
+                    s.default
+                } else {
+                    rng.gen_range(s.min..=s.max)
+                }
+            })
+            .collect();
+        Params { specs, values }
+    }
+
     pub fn specs(&self) -> &'static [Spec] {
         self.specs
     }

@@ -112,3 +112,102 @@ fn unknown_flags_are_usage_errors() {
         .code(2)
         .stderr(predicate::str::contains("--bogus"));
 }
+
+#[test]
+fn bench_last_line_has_nodes_and_nps() {
+    let out = qitune().args(["bench", "--depth", "4"]).assert().success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let last = stdout.lines().last().unwrap();
+    assert!(regex_like_bench(last), "{last}");
+}
+
+fn regex_like_bench(line: &str) -> bool {
+    let w: Vec<&str> = line.split(' ').collect();
+    w.len() == 5
+        && w[0] == "bench:"
+        && w[1].parse::<u64>().is_ok()
+        && w[2] == "nodes"
+        && w[3].parse::<u64>().is_ok()
+        && w[4] == "nps"
+}
+
+#[test]
+fn match_results_do_not_depend_on_threads() {
+    let dir = std::env::temp_dir().join(format!("qitune-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = |threads: &str| {
+        let path = dir.join(format!("m{threads}.json"));
+        qitune()
+            .args([
+                "match", "--a", "default", "--b", "material", "--games", "6", "--nodes", "300",
+            ])
+            .args([
+                "--threads",
+                threads,
+                "--seed",
+                "7",
+                "--json",
+                path.to_str().unwrap(),
+            ])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("Elo difference:"));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let one = json("1");
+    assert_eq!(one, json("2"));
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["games"], 6);
+    for key in ["wins", "draws", "losses", "score", "elo", "elo_error", "los"] {
+        assert!(v.get(key).is_some(), "{key} missing");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn match_inputs_are_checked() {
+    rejects(
+        &["match", "--a", "default", "--b", "random:x", "--games", "2"],
+        "random:x",
+    );
+    rejects(
+        &[
+            "match",
+            "--a",
+            "default",
+            "--b",
+            "no/such/file.json",
+            "--games",
+            "2",
+        ],
+        "no/such/file.json",
+    );
+    rejects(
+        &["match", "--a", "default", "--b", "default", "--tc", "2x1"],
+        "not BASE+INC",
+    );
+    rejects(
+        &["match", "--a", "default", "--b", "default", "--games", "0"],
+        "--games must be at least 1",
+    );
+    let dir = std::env::temp_dir().join(format!("qitune-pos-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.epd");
+    std::fs::write(
+        &bad,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\n# comment\n9/9 w\n",
+    )
+    .unwrap();
+    let path = bad.to_str().unwrap().to_string();
+    let args = [
+        "match",
+        "--a",
+        "default",
+        "--b",
+        "default",
+        "--positions",
+        path.as_str(),
+    ];
+    rejects(&args, "line 3");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

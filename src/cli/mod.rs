@@ -2,6 +2,7 @@
 
 mod bench;
 mod engine;
+mod matches;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +20,7 @@ enum Command {
     Perft(perft::Args),
     Bench(bench::Args),
     Engine(engine::Args),
+    Match(matches::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -28,6 +30,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Match(args) => matches::run(args),
     }
 }
 

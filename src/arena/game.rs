@@ -1,0 +1,141 @@
+//! One game between two engines, judged by the rules.
+
+use crate::xiangqi::eval::Weights;
+use crate::xiangqi::search::{Limits, Searcher};
+use crate::xiangqi::time::TimeControl;
+use crate::xiangqi::{Board, Color, Move, Termination, Xiangqi};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// How much a player may think per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of nodes per move (deterministic).
+    Nodes(u64),
+    /// A fixed depth per move (deterministic).
+    Depth(u32),
+    /// A real clock: base time per game and an increment per move.
+    Clock { base: Duration, increment: Duration },
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// A ruling of the game's rules.
+    Rules(Termination),
+    /// The ply cap was reached: a draw by adjudication.
+    PlyCap,
+    /// The loser's clock ran out.
+    Time,
+    /// The loser's engine gave no legal move (a bug; the arena never trusts an engine).
+    IllegalMove,
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Rules(t) => write!(f, "{t}"),
+            Ending::PlyCap => f.write_str("ply cap"),
+            Ending::Time => f.write_str("time forfeit"),
+            Ending::IllegalMove => f.write_str("illegal move"),
+        }
+    }
+}
+
+/// Everything about one finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub start_fen: String,
+    pub moves: Vec<Move>,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    pub ending: Ending,
+    /// Nodes searched by Red and by Black.
+    pub nodes: [u64; 2],
+    /// For clock games: (time used, time budgeted by the engine's Et) per move, in order.
+    pub move_times: Vec<(Duration, Duration)>,
+}
+
+impl GameRecord {
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+/// One side of a game: its evaluation and its budget.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub weights: Weights,
+    pub budget: Budget,
+}
+
+/// Plays a game from `start` between `red` and `black`; each gets a fresh search state, so
+/// a game depends only on its inputs. Draws at `max_plies` if nothing ends it before.
+pub fn play(start: &Board, red: &Player, black: &Player, max_plies: usize, tt_mb: usize) -> GameRecord {
+    let players = [red, black];
+    let mut searchers = players.map(|p| Searcher::new(p.weights.clone(), tt_mb));
+    let mut game = Xiangqi::from_board(start.clone());
+    let mut clocks = players.map(|p| match p.budget {
+        Budget::Clock { base, .. } => base,
+        _ => Duration::ZERO,
+    });
+    let mut record = GameRecord {
+        start_fen: start.fen(),
+        moves: Vec::new(),
+        winner: None,
+        ending: Ending::PlyCap,
+        nodes: [0; 2],
+        move_times: Vec::new(),
+    };
+    loop {
+        if let Some(outcome) = game.outcome() {
+            record.winner = outcome.winner;
+            record.ending = Ending::Rules(outcome.termination);
+            break;
+        }
+        if game.ply() >= max_plies {
+            break;
+        }
+        let side = game.board().turn();
+        let i = side.index();
+        let limits = match players[i].budget {
+            Budget::Nodes(n) => Limits::nodes(n),
+            Budget::Depth(d) => Limits::depth(d),
+            Budget::Clock { increment, .. } => Limits {
+                time: Some(TimeControl::Clock {
+                    left: clocks[i],
+                    increment,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            },
+        };
+        let started = Instant::now();
+        let result = searchers[i].search(&game, &limits, |_| {});
+        let used = started.elapsed();
+        record.nodes[i] += result.nodes;
+        if let Budget::Clock { increment, .. } = players[i].budget {
+            let budget = limits
+                .time
+                .map(|t| crate::xiangqi::time::TimeManager::new(t).expected())
+                .unwrap_or_default();
+            record.move_times.push((used, budget));
+            if used > clocks[i] {
+                record.winner = Some(side.flip());
+                record.ending = Ending::Time;
+                break;
+            }
+            clocks[i] = clocks[i] - used + increment;
+        }
+        // The arena trusts no engine: every move is checked against the rules.
+        let Some(mv) = result.best.filter(|&m| game.board().is_legal(m)) else {
+            record.winner = Some(side.flip());
+            record.ending = Ending::IllegalMove;
+            break;
+        };
+        game.play(mv);
+        record.moves.push(mv);
+    }
+    record
+}

@@ -1,0 +1,168 @@
+//! The arena: parallel, deterministic matches between engines, with honest statistics.
+
+pub mod game;
+pub mod stats;
+
+use crate::params::Params;
+use crate::xiangqi::eval::{self, Weights};
+use crate::xiangqi::protocol::load_weights;
+use crate::xiangqi::Board;
+use game::{GameRecord, Player};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Reads a player: `default` (hand-set weights), `material` (material only), `random:SEED`
+/// (every weight drawn at random, reproducibly), or the path of a weight file.
+pub fn player_weights(spec: &str) -> Result<Weights, String> {
+    match spec {
+        "default" => Ok(Weights::default()),
+        "material" => Ok(Weights::new(&eval::material_only_params())),
+        _ => match spec.strip_prefix("random:") {
+            Some(seed) => {
+                let seed: u64 = seed
+                    .parse()
+                    .map_err(|_| format!("'{spec}': the seed after 'random:' must be a whole number"))?;
+                Ok(Weights::new(&Params::random(
+                    eval::specs(),
+                    &mut ChaCha8Rng::seed_from_u64(seed),
+                )))
+            }
+            None => load_weights(Path::new(spec)),
+        },
+    }
+}
+
+/// Reads start positions: one FEN per line (EPD lines too: fields after the side to move
+/// are ignored when they are not clocks), `#` comments and blank lines skipped.
+pub fn read_positions(path: &Path) -> Result<Vec<Board>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let board = Board::from_fen(line).or_else(|e| {
+            let fields: Vec<&str> = line.split_whitespace().take(2).collect();
+            Board::from_fen(&fields.join(" ")).map_err(|_| e)
+        });
+        boards.push(board.map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?);
+    }
+    if boards.is_empty() {
+        return Err(format!("{} holds no positions", path.display()));
+    }
+    Ok(boards)
+}
+
+/// Seeded random plies from the start position: a different, reproducible opening per pair
+/// when no position file is given.
+pub fn random_opening(seed: u64, plies: usize) -> Board {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut board = Board::startpos();
+    for _ in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        board.make(moves[rng.gen_range(0..moves.len())]);
+    }
+    board
+}
+
+/// A match between players A and B.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub a: Player,
+    pub b: Player,
+    /// Start positions, used pair by pair in this order (wrapping around).
+    pub positions: Vec<Board>,
+    /// Games to play; each position is played twice with colours swapped.
+    pub games: usize,
+    pub max_plies: usize,
+    /// Transposition table per game, MiB.
+    pub tt_mb: usize,
+}
+
+/// One played game of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub index: usize,
+    pub a_is_red: bool,
+    pub record: GameRecord,
+}
+
+impl Played {
+    /// The result from A's point of view: 1, 1/2 or 0 as (win, draw, loss).
+    pub fn a_result(&self) -> stats::Wdl {
+        let a_color = if self.a_is_red {
+            crate::xiangqi::Color::Red
+        } else {
+            crate::xiangqi::Color::Black
+        };
+        match self.record.winner {
+            None => stats::Wdl {
+                draws: 1,
+                ..Default::default()
+            },
+            Some(c) if c == a_color => stats::Wdl {
+                wins: 1,
+                ..Default::default()
+            },
+            Some(_) => stats::Wdl {
+                losses: 1,
+                ..Default::default()
+            },
+        }
+    }
+}
+
+impl Match {
+    /// Plays every game on a pool of `threads` workers, calling `done` as each finishes.
+    /// The results come back in schedule order, the same for any number of threads.
+    pub fn run(&self, threads: usize, done: impl Fn(&Played) + Sync) -> Result<Vec<Played>, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        Ok(pool.install(|| {
+            (0..self.games)
+                .into_par_iter()
+                .map(|index| {
+                    let played = self.play(index);
+                    done(&played);
+                    played
+                })
+                .collect()
+        }))
+    }
+
+    /// Game `index`: pair `index / 2` on its position; A has Red in the pair's first game.
+    pub fn play(&self, index: usize) -> Played {
+        let start = &self.positions[(index / 2) % self.positions.len()];
+        let a_is_red = index % 2 == 0;
+        let (red, black) = if a_is_red {
+            (&self.a, &self.b)
+        } else {
+            (&self.b, &self.a)
+        };
+        Played {
+            index,
+            a_is_red,
+            record: game::play(start, red, black, self.max_plies, self.tt_mb),
+        }
+    }
+}
+
+/// Sums results from A's point of view.
+pub fn tally(played: &[Played]) -> stats::Wdl {
+    played.iter().fold(stats::Wdl::default(), |acc, p| {
+        let r = p.a_result();
+        stats::Wdl {
+            wins: acc.wins + r.wins,
+            draws: acc.draws + r.draws,
+            losses: acc.losses + r.losses,
+        }
+    })
+}

@@ -1,0 +1,135 @@
+//! Match statistics: score, Elo with a 95% error bar, likelihood of superiority.
+
+use serde::Serialize;
+
+/// Wins, draws and losses from one player's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// The 97.5% quantile of the standard normal distribution (a two-sided 95% interval).
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Wdl {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score fraction: a win counts 1, a draw 1/2.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64
+    }
+
+    /// The Elo difference the score implies; `None` at a score of 0 or 1, where it is unbounded.
+    pub fn elo(&self) -> Option<f64> {
+        elo_of(self.score())
+    }
+
+    /// Half the width of the 95% interval of the Elo difference, from the per-game score
+    /// variance (trinomial); `None` when the interval reaches a score of 0 or 1.
+    pub fn elo_error(&self) -> Option<f64> {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        let delta = Z95 * (var / n).sqrt();
+        Some((elo_of(s + delta)? - elo_of(s - delta)?) / 2.0)
+    }
+
+    /// The likelihood of superiority: the probability that the player is the stronger,
+    /// from wins and losses (draws carry no information on it).
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+    }
+}
+
+/// Elo difference of a score fraction.
+pub fn elo_of(score: f64) -> Option<f64> {
+    (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
+}
+
+/// The error function, to about 1e-7 (Abramowitz and Stegun 7.1.26).
+pub fn erf(x: f64) -> f64 {
+    if x == 0.0 {
+        return 0.0; // exact, so that an even match has an LOS of exactly one half
+    }
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x < 0.0 {
+        -y
+    } else {
+        y
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn hand_computed_cases() {
+        // 60 wins, 20 draws, 20 losses: score 0.7, Elo -400 log10(1/0.7 - 1) = 147.19; the
+        // per-game variance is 0.16, so the score is 0.7 +- 1.96 * 0.04, i.e. +-66.01 Elo.
+        let w = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!(close(w.score(), 0.7, 1e-12));
+        assert!(close(w.elo().unwrap(), 147.1907, 1e-3));
+        assert!(close(w.elo_error().unwrap(), 66.0134, 1e-3));
+        assert!(close(w.los(), 0.999_996_13, 1e-6));
+        // Even: 10/80/10 gives 0 Elo +- 30.53 and an LOS of exactly one half.
+        let e = Wdl {
+            wins: 10,
+            draws: 80,
+            losses: 10,
+        };
+        assert!(close(e.elo().unwrap(), 0.0, 1e-9));
+        assert!(close(e.elo_error().unwrap(), 30.5319, 1e-3));
+        assert_eq!(e.los(), 0.5);
+        // 7 wins, 3 losses: LOS = Phi(4 / sqrt(10)) = 0.89705.
+        assert!(close(
+            Wdl {
+                wins: 7,
+                draws: 0,
+                losses: 3
+            }
+            .los(),
+            0.897_048,
+            1e-5
+        ));
+        // A perfect score has no finite Elo.
+        let all = Wdl {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(all.elo(), None);
+        assert_eq!(all.elo_error(), None);
+        assert!(close(erf(0.5), 0.520_499_877_8, 1e-6));
+        assert!(close(erf(-1.0), -0.842_700_792_9, 1e-6));
+    }
+}

@@ -1,0 +1,209 @@
+//! `qitune match`: play two engines against each other.
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use qitune::arena::game::{Budget, Ending, Player};
+use qitune::arena::{self, stats::Wdl, Match};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Play a match between two players and report W/D/L and Elo with a 95% error bar.
+///
+/// A player is `default` (hand-set weights), `material` (material only), `random:SEED`,
+/// or a weight file.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Player A (results are given from A's point of view).
+    #[arg(long)]
+    a: String,
+    /// Player B.
+    #[arg(long)]
+    b: String,
+    /// Start positions, one FEN per line; without it, each pair starts from the start
+    /// position after --random-plies seeded random moves.
+    #[arg(long)]
+    positions: Option<PathBuf>,
+    /// Games to play (each position twice, colours swapped).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes per move.
+    #[arg(long, conflicts_with_all = ["depth", "tc"])]
+    nodes: Option<u64>,
+    /// Depth per move.
+    #[arg(long, conflicts_with = "tc")]
+    depth: Option<u32>,
+    /// Clock per game, BASE+INC in seconds (e.g. 2+0.1).
+    #[arg(long)]
+    tc: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random plies of each opening when no --positions file is given.
+    #[arg(long, default_value_t = 4)]
+    random_plies: usize,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Write the summary as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+fn parse_tc(text: &str) -> Result<Budget> {
+    let bad = || anyhow::anyhow!("--tc '{text}' is not BASE+INC in seconds (e.g. 2+0.1)");
+    let (base, inc) = text.split_once('+').ok_or_else(bad)?;
+    let secs = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(bad)
+    };
+    let (base, inc) = (secs(base)?, secs(inc)?);
+    if base <= 0.0 {
+        bail!("--tc '{text}': the base time must be positive");
+    }
+    Ok(Budget::Clock {
+        base: Duration::from_secs_f64(base),
+        increment: Duration::from_secs_f64(inc),
+    })
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let budget = match (args.nodes, args.depth, &args.tc) {
+        (Some(0), _, _) => bail!("--nodes must be at least 1"),
+        (Some(n), _, _) => Budget::Nodes(n),
+        (_, Some(0), _) => bail!("--depth must be at least 1"),
+        (_, Some(d), _) => Budget::Depth(d),
+        (_, _, Some(tc)) => parse_tc(tc)?,
+        _ => Budget::Nodes(10_000),
+    };
+    let a = arena::player_weights(&args.a)
+        .map_err(anyhow::Error::msg)
+        .context("player A")?;
+    let b = arena::player_weights(&args.b)
+        .map_err(anyhow::Error::msg)
+        .context("player B")?;
+    let positions = match &args.positions {
+        Some(path) => arena::read_positions(path).map_err(anyhow::Error::msg)?,
+        None => (0..args.games.div_ceil(2))
+            .map(|pair| {
+                arena::random_opening(
+                    args.seed.wrapping_mul(1_000_003).wrapping_add(pair as u64),
+                    args.random_plies,
+                )
+            })
+            .collect(),
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let m = Match {
+        a: Player { weights: a, budget },
+        b: Player { weights: b, budget },
+        positions,
+        games: args.games,
+        max_plies: args.max_plies,
+        tt_mb: 4,
+    };
+
+    let bar = ProgressBar::new(args.games as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} eta {eta}]")
+            .expect("valid template"),
+    );
+    let so_far = Mutex::new(Wdl::default());
+    let start = Instant::now();
+    let played = m
+        .run(threads, |p| {
+            let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
+            let r = p.a_result();
+            *w = Wdl {
+                wins: w.wins + r.wins,
+                draws: w.draws + r.draws,
+                losses: w.losses + r.losses,
+            };
+            let elo = w.elo().map_or("-".to_string(), |e| format!("{e:+.0}"));
+            bar.set_message(format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
+            bar.inc(1);
+        })
+        .map_err(anyhow::Error::msg)?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+
+    let wdl = arena::tally(&played);
+    let plies: usize = played.iter().map(|p| p.record.plies()).sum();
+    let nodes: u64 = played.iter().map(|p| p.record.nodes.iter().sum::<u64>()).sum();
+    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    for p in &played {
+        *endings.entry(p.record.ending.to_string()).or_default() += 1;
+    }
+    let forfeits = played.iter().filter(|p| p.record.ending == Ending::Time).count();
+    let elo = wdl.elo();
+    let err = wdl.elo_error();
+    let fmt = |v: Option<f64>, inf: &str| v.map_or(inf.to_string(), |v| format!("{v:.1}"));
+    println!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
+        args.a,
+        args.b,
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        wdl.score(),
+        wdl.games()
+    );
+    println!(
+        "Elo difference: {} +/- {} (95%), LOS: {:.1}%",
+        fmt(elo, if wdl.score() >= 1.0 { "+inf" } else { "-inf" }),
+        fmt(err, "inf"),
+        100.0 * wdl.los()
+    );
+    let ending_list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    println!("Endings: {}", ending_list.join(", "));
+    println!(
+        "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} threads",
+        plies as f64 / played.len() as f64,
+        nodes,
+        seconds,
+        played.len() as f64 / seconds
+    );
+    let times: Vec<(Duration, Duration)> = played
+        .iter()
+        .flat_map(|p| p.record.move_times.iter().copied())
+        .collect();
+    if !times.is_empty() {
+        let used: f64 = times.iter().map(|t| t.0.as_secs_f64()).sum::<f64>() / times.len() as f64;
+        let budget: f64 = times.iter().map(|t| t.1.as_secs_f64()).sum::<f64>() / times.len() as f64;
+        let max = times.iter().map(|t| t.0).max().unwrap_or_default();
+        println!(
+            "Clock: {forfeits} time forfeits; per move {:.0} ms used on average against a {:.0} ms budget (Et), longest {:.0} ms",
+            used * 1000.0,
+            budget * 1000.0,
+            max.as_secs_f64() * 1000.0
+        );
+    }
+    if let Some(path) = &args.json {
+        let summary = serde_json::json!({
+            "a": args.a, "b": args.b,
+            "games": wdl.games(), "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
+            "score": wdl.score(), "elo": elo, "elo_error": err, "los": wdl.los(),
+            "plies_mean": plies as f64 / played.len() as f64, "nodes": nodes,
+            "time_forfeits": forfeits, "endings": endings,
+        });
+        let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
+        qitune::fsutil::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
