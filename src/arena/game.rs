@@ -30,6 +30,10 @@ pub enum Ending {
     Time,
     /// The loser's engine gave no legal move (a bug; the arena never trusts an engine).
     IllegalMove,
+    /// Adjudicated: both engines agreed the loser was lost.
+    Resignation,
+    /// Adjudicated: both engines agreed the game was level.
+    AgreedDraw,
 }
 
 impl std::fmt::Display for Ending {
@@ -39,6 +43,8 @@ impl std::fmt::Display for Ending {
             Ending::PlyCap => f.write_str("ply cap"),
             Ending::Time => f.write_str("time forfeit"),
             Ending::IllegalMove => f.write_str("illegal move"),
+            Ending::Resignation => f.write_str("adjudicated loss"),
+            Ending::AgreedDraw => f.write_str("adjudicated draw"),
         }
     }
 }
@@ -53,8 +59,51 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Nodes searched by Red and by Black.
     pub nodes: [u64; 2],
+    /// The mover's search score for each move, from the mover's point of view.
+    pub scores: Vec<i32>,
     /// For clock games: (time used, time budgeted by the engine's Et) per move, in order.
     pub move_times: Vec<(Duration, Duration)>,
+}
+
+/// Optional early ends by agreement of the engines' scores.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// (score, moves): a side loses when, for the last `moves` moves of each side, both
+    /// engines' scores put it behind by at least `score`.
+    pub resign: Option<(i32, usize)>,
+    /// (score, moves, ply): after `ply`, a draw when for the last `moves` moves of each side
+    /// every score is within `score` of zero.
+    pub draw: Option<(i32, usize, usize)>,
+}
+
+impl Adjudication {
+    /// The adjudicated outcome after the moves in `record`, if any.
+    fn judge(&self, record: &GameRecord, start: Color) -> Option<(Option<Color>, Ending)> {
+        let n = record.scores.len();
+        // Scores turned to Red's point of view; ply i was played by `start` when i is even.
+        let red_view = |i: usize| {
+            let mover = if i % 2 == 0 { start } else { start.flip() };
+            mover.sign() * record.scores[i]
+        };
+        if let Some((margin, moves)) = self.resign {
+            let k = 2 * moves;
+            if moves > 0 && n >= k {
+                if (n - k..n).all(|i| red_view(i) >= margin) {
+                    return Some((Some(Color::Red), Ending::Resignation));
+                }
+                if (n - k..n).all(|i| red_view(i) <= -margin) {
+                    return Some((Some(Color::Black), Ending::Resignation));
+                }
+            }
+        }
+        if let Some((margin, moves, after)) = self.draw {
+            let k = 2 * moves;
+            if moves > 0 && n >= after.max(k) && (n - k..n).all(|i| record.scores[i].abs() <= margin) {
+                return Some((None, Ending::AgreedDraw));
+            }
+        }
+        None
+    }
 }
 
 impl GameRecord {
@@ -72,7 +121,14 @@ pub struct Player {
 
 /// Plays a game from `start` between `red` and `black`; each gets a fresh search state, so
 /// a game depends only on its inputs. Draws at `max_plies` if nothing ends it before.
-pub fn play(start: &Board, red: &Player, black: &Player, max_plies: usize, tt_mb: usize) -> GameRecord {
+pub fn play(
+    start: &Board,
+    red: &Player,
+    black: &Player,
+    max_plies: usize,
+    adjudication: &Adjudication,
+    tt_mb: usize,
+) -> GameRecord {
     let players = [red, black];
     let mut searchers = players.map(|p| Searcher::new(p.weights.clone(), tt_mb));
     let mut game = Xiangqi::from_board(start.clone());
@@ -86,6 +142,7 @@ pub fn play(start: &Board, red: &Player, black: &Player, max_plies: usize, tt_mb
         winner: None,
         ending: Ending::PlyCap,
         nodes: [0; 2],
+        scores: Vec::new(),
         move_times: Vec::new(),
     };
     loop {
@@ -136,6 +193,15 @@ pub fn play(start: &Board, red: &Player, black: &Player, max_plies: usize, tt_mb
         };
         game.play(mv);
         record.moves.push(mv);
+        record.scores.push(result.score);
+        if let Some((winner, ending)) = adjudication.judge(&record, start.turn()) {
+            // The rules come first: a mate or a repetition ruling on this move stands.
+            if game.outcome().is_none() {
+                record.winner = winner;
+                record.ending = ending;
+                break;
+            }
+        }
     }
     record
 }

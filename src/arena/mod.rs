@@ -1,6 +1,7 @@
 //! The arena: parallel, deterministic matches between engines, with honest statistics.
 
 pub mod game;
+pub mod pgn;
 pub mod stats;
 
 use crate::params::Params;
@@ -81,6 +82,9 @@ pub struct Match {
     /// Games to play; each position is played twice with colours swapped.
     pub games: usize,
     pub max_plies: usize,
+    pub adjudication: game::Adjudication,
+    /// Stop as soon as this test decides (judged on the games in schedule order).
+    pub sprt: Option<stats::Sprt>,
     /// Transposition table per game, MiB.
     pub tt_mb: usize,
 }
@@ -120,22 +124,48 @@ impl Played {
 
 impl Match {
     /// Plays every game on a pool of `threads` workers, calling `done` as each finishes.
-    /// The results come back in schedule order, the same for any number of threads.
+    /// The results come back in schedule order, the same for any number of threads. With an
+    /// SPRT, games are played in batches of a fixed size and the match ends at the first
+    /// game pair (in schedule order) after which the test decides; later games are dropped.
     pub fn run(&self, threads: usize, done: impl Fn(&Played) + Sync) -> Result<Vec<Played>, String> {
+        const BATCH: usize = 64;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        Ok(pool.install(|| {
-            (0..self.games)
-                .into_par_iter()
-                .map(|index| {
-                    let played = self.play(index);
-                    done(&played);
-                    played
-                })
-                .collect()
-        }))
+        let mut played: Vec<Played> = Vec::with_capacity(self.games);
+        let mut wdl = stats::Wdl::default();
+        while played.len() < self.games {
+            let end = match self.sprt {
+                Some(_) => (played.len() + BATCH).min(self.games),
+                None => self.games,
+            };
+            let batch: Vec<Played> = pool.install(|| {
+                (played.len()..end)
+                    .into_par_iter()
+                    .map(|index| {
+                        let p = self.play(index);
+                        done(&p);
+                        p
+                    })
+                    .collect()
+            });
+            for p in batch {
+                let r = p.a_result();
+                wdl = stats::Wdl {
+                    wins: wdl.wins + r.wins,
+                    draws: wdl.draws + r.draws,
+                    losses: wdl.losses + r.losses,
+                };
+                played.push(p);
+                if let Some(t) = self.sprt {
+                    if played.len() % 2 == 0 && t.decide(&wdl).is_some() {
+                        return Ok(played);
+                    }
+                }
+            }
+        }
+        Ok(played)
     }
 
     /// Game `index`: pair `index / 2` on its position; A has Red in the pair's first game.
@@ -150,7 +180,7 @@ impl Match {
         Played {
             index,
             a_is_red,
-            record: game::play(start, red, black, self.max_plies, self.tt_mb),
+            record: game::play(start, red, black, self.max_plies, &self.adjudication, self.tt_mb),
         }
     }
 }
@@ -165,4 +195,68 @@ pub fn tally(played: &[Played]) -> stats::Wdl {
             losses: acc.losses + r.losses,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::game::{Adjudication, Budget, Ending};
+    use super::*;
+    use crate::xiangqi::Xiangqi;
+
+    fn small_match(games: usize, max_plies: usize) -> Match {
+        Match {
+            a: Player {
+                weights: player_weights("default").unwrap(),
+                budget: Budget::Nodes(300),
+            },
+            b: Player {
+                weights: player_weights("random:3").unwrap(),
+                budget: Budget::Nodes(300),
+            },
+            positions: (0..games as u64).map(|s| random_opening(s, 6)).collect(),
+            games,
+            max_plies,
+            adjudication: Adjudication::default(),
+            sprt: None,
+            tt_mb: 1,
+        }
+    }
+
+    #[test]
+    fn every_game_replays_legally_within_the_cap() {
+        let m = small_match(8, 60);
+        for p in m.run(2, |_| {}).unwrap() {
+            let r = &p.record;
+            assert!(r.plies() <= 60);
+            let mut g = Xiangqi::from_fen(&r.start_fen).unwrap();
+            for mv in &r.moves {
+                assert!(g.board().is_legal(*mv), "{} in {}", mv, g.board().fen());
+                g.play(*mv);
+            }
+            match r.ending {
+                Ending::Rules(t) => {
+                    let o = g.outcome().unwrap();
+                    assert_eq!((o.winner, o.termination), (r.winner, t));
+                }
+                Ending::PlyCap => assert!(g.outcome().is_none() && r.plies() == 60 && r.winner.is_none()),
+                other => panic!("unexpected ending {other}"),
+            }
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        let m = small_match(6, 80);
+        assert_eq!(m.run(1, |_| {}).unwrap(), m.run(2, |_| {}).unwrap());
+    }
+
+    #[test]
+    fn players_and_positions_are_checked() {
+        assert!(player_weights("random:abc").unwrap_err().contains("random:abc"));
+        assert!(player_weights("/no/such/weights.json").is_err());
+        assert_ne!(
+            format!("{:?}", player_weights("random:1")),
+            format!("{:?}", player_weights("random:2"))
+        );
+    }
 }

@@ -58,6 +58,98 @@ impl Wdl {
     }
 }
 
+/// Game pairs (the same opening with colours swapped) by A's total over the pair:
+/// 0, 1/2, 1, 3/2 or 2 points. Pairs cancel most of the luck of the opening.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    /// Counts pairs from A's results in schedule order (a trailing unpaired game is left out).
+    pub fn from_pairs(results: &[Wdl]) -> Pentanomial {
+        let mut p = Pentanomial::default();
+        for pair in results.chunks_exact(2) {
+            let half_points: u32 = pair.iter().map(|r| 2 * r.wins + r.draws).sum();
+            p.0[half_points as usize] += 1;
+        }
+        p
+    }
+}
+
+/// A sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// What an SPRT concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SprtDecision {
+    /// Accept H0: not as strong as elo1 (fail).
+    H0,
+    /// Accept H1: stronger by elo1 (pass).
+    H1,
+}
+
+impl Sprt {
+    /// The test at alpha = beta = 0.05.
+    pub fn new(elo0: f64, elo1: f64) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+
+    /// The log-likelihood ratio of the results under the normal approximation of the
+    /// per-game score: N (s1 - s0)(2 mean - s0 - s1) / (2 variance).
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        let n = wdl.games() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let m = wdl.score();
+        let var = (wdl.wins as f64 * (1.0 - m).powi(2)
+            + wdl.draws as f64 * (0.5 - m).powi(2)
+            + wdl.losses as f64 * m.powi(2))
+            / n;
+        if var <= 0.0 {
+            return 0.0; // all results alike: no spread to judge by yet
+        }
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
+        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+    }
+
+    /// The (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The decision, once the LLR has left the bounds.
+    pub fn decide(&self, wdl: &Wdl) -> Option<SprtDecision> {
+        let llr = self.llr(wdl);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Some(SprtDecision::H1)
+        } else if llr <= lower {
+            Some(SprtDecision::H0)
+        } else {
+            None
+        }
+    }
+}
+
+/// The expected score of a player `elo` points stronger.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
 /// Elo difference of a score fraction.
 pub fn elo_of(score: f64) -> Option<f64> {
     (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())
@@ -130,6 +222,68 @@ mod tests {
         assert_eq!(all.elo(), None);
         assert_eq!(all.elo_error(), None);
         assert!(close(erf(0.5), 0.520_499_877_8, 1e-6));
+        assert_eq!(erf(0.0), 0.0);
         assert!(close(erf(-1.0), -0.842_700_792_9, 1e-6));
+    }
+
+    #[test]
+    fn pentanomial_counts_pairs() {
+        let win = Wdl {
+            wins: 1,
+            ..Default::default()
+        };
+        let draw = Wdl {
+            draws: 1,
+            ..Default::default()
+        };
+        let loss = Wdl {
+            losses: 1,
+            ..Default::default()
+        };
+        // Pairs: WW (2), WL (1), DD (1), LD (1/2), LL (0), and an unpaired last game.
+        let results = [win, win, win, loss, draw, draw, loss, draw, loss, loss, win];
+        assert_eq!(Pentanomial::from_pairs(&results).0, [1, 1, 2, 0, 1]);
+    }
+
+    #[test]
+    fn sprt_matches_hand_computed_values() {
+        let t = Sprt::new(0.0, 10.0);
+        let (lo, hi) = t.bounds();
+        assert!(close(lo, -2.944_438_979, 1e-8) && close(hi, 2.944_438_979, 1e-8));
+        // 60/20/20: mean 0.7, variance 0.16; s0 = 0.5, s1 = 0.514387: LLR = 1.73371.
+        let w = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!(close(t.llr(&w), 1.733_713, 1e-5));
+        assert_eq!(t.decide(&w), None);
+        // Five times the games at the same rates: LLR 8.67, past the upper bound.
+        assert_eq!(
+            t.decide(&Wdl {
+                wins: 300,
+                draws: 100,
+                losses: 100
+            }),
+            Some(SprtDecision::H1)
+        );
+        // 20/60/20 (an even score) leans to H0: -0.10349; many more such games reject H1.
+        assert!(close(
+            t.llr(&Wdl {
+                wins: 20,
+                draws: 60,
+                losses: 20
+            }),
+            -0.103_495_5,
+            1e-6
+        ));
+        assert_eq!(
+            t.decide(&Wdl {
+                wins: 600,
+                draws: 1800,
+                losses: 600
+            }),
+            Some(SprtDecision::H0)
+        );
     }
 }

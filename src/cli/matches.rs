@@ -2,8 +2,9 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use qitune::arena::game::{Budget, Ending, Player};
-use qitune::arena::{self, stats::Wdl, Match};
+use qitune::arena::game::{Adjudication, Budget, Ending, Player};
+use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
+use qitune::arena::{self, pgn, Match};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -52,6 +53,28 @@ pub struct Args {
     /// Write the summary as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Write every game as Xiangqi PGN (ICCS moves) to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Sequential test ELO0,ELO1 (alpha = beta = 0.05); the match stops when it decides.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Adjudicate a loss: SCORE,MOVES (both engines see a side behind by SCORE for MOVES moves each).
+    #[arg(long)]
+    resign: Option<String>,
+    /// Adjudicate a draw: SCORE,MOVES,PLY (after PLY, all scores within SCORE for MOVES moves each).
+    #[arg(long)]
+    draw: Option<String>,
+}
+
+/// Parses a comma-separated list of `n` numbers for `flag`.
+fn numbers<T: std::str::FromStr>(flag: &str, text: &str, n: usize, shape: &str) -> Result<Vec<T>> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let values: Option<Vec<T>> = parts.iter().map(|p| p.parse().ok()).collect();
+    match values {
+        Some(v) if v.len() == n => Ok(v),
+        _ => bail!("{flag} '{text}' is not {shape}"),
+    }
 }
 
 fn parse_tc(text: &str) -> Result<Budget> {
@@ -109,12 +132,39 @@ pub fn run(args: Args) -> Result<()> {
     if threads == 0 {
         bail!("--threads must be at least 1");
     }
+    let sprt = match &args.sprt {
+        Some(t) => {
+            let v: Vec<f64> = numbers("--sprt", t, 2, "ELO0,ELO1 (e.g. 0,10)")?;
+            if v.iter().any(|x| !x.is_finite()) || v[0] >= v[1] {
+                bail!("--sprt '{t}': ELO0 must be below ELO1");
+            }
+            Some(Sprt::new(v[0], v[1]))
+        }
+        None => None,
+    };
+    let mut adjudication = Adjudication::default();
+    if let Some(r) = &args.resign {
+        let v: Vec<i64> = numbers("--resign", r, 2, "SCORE,MOVES (e.g. 1000,3)")?;
+        if v[0] <= 0 || v[1] <= 0 {
+            bail!("--resign '{r}': SCORE and MOVES must be positive");
+        }
+        adjudication.resign = Some((v[0].min(i32::MAX as i64) as i32, v[1] as usize));
+    }
+    if let Some(d) = &args.draw {
+        let v: Vec<i64> = numbers("--draw", d, 3, "SCORE,MOVES,PLY (e.g. 10,8,80)")?;
+        if v[0] < 0 || v[1] <= 0 || v[2] < 0 {
+            bail!("--draw '{d}': SCORE and PLY must not be negative and MOVES must be positive");
+        }
+        adjudication.draw = Some((v[0].min(i32::MAX as i64) as i32, v[1] as usize, v[2] as usize));
+    }
     let m = Match {
         a: Player { weights: a, budget },
         b: Player { weights: b, budget },
         positions,
         games: args.games,
         max_plies: args.max_plies,
+        adjudication,
+        sprt,
         tt_mb: 4,
     };
 
@@ -124,9 +174,12 @@ pub fn run(args: Args) -> Result<()> {
             .expect("valid template"),
     );
     let so_far = Mutex::new(Wdl::default());
+    // Games finished, including any an SPRT decision later drops: the throughput counts them.
+    let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
     let played = m
         .run(threads, |p| {
+            finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
             let r = p.a_result();
             *w = Wdl {
@@ -150,6 +203,8 @@ pub fn run(args: Args) -> Result<()> {
         *endings.entry(p.record.ending.to_string()).or_default() += 1;
     }
     let forfeits = played.iter().filter(|p| p.record.ending == Ending::Time).count();
+    let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
+    let penta = Pentanomial::from_pairs(&results);
     let elo = wdl.elo();
     let err = wdl.elo_error();
     let fmt = |v: Option<f64>, inf: &str| v.map_or(inf.to_string(), |v| format!("{v:.1}"));
@@ -169,6 +224,30 @@ pub fn run(args: Args) -> Result<()> {
         fmt(err, "inf"),
         100.0 * wdl.los()
     );
+    println!(
+        "Pairs (A's points 0, 1/2, 1, 3/2, 2): {}",
+        penta
+            .0
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let sprt_summary = sprt.map(|t| {
+        let (lo, hi) = t.bounds();
+        let llr = t.llr(&wdl);
+        let verdict = match t.decide(&wdl) {
+            Some(SprtDecision::H1) => "H1 accepted (A is stronger)",
+            Some(SprtDecision::H0) => "H0 accepted",
+            None => "no decision yet",
+        };
+        println!(
+            "SPRT [{}, {}]: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}",
+            t.elo0, t.elo1
+        );
+        serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": llr, "lower": lo, "upper": hi,
+            "decision": t.decide(&wdl)})
+    });
     let ending_list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ending_list.join(", "));
     println!(
@@ -176,7 +255,7 @@ pub fn run(args: Args) -> Result<()> {
         plies as f64 / played.len() as f64,
         nodes,
         seconds,
-        played.len() as f64 / seconds
+        finished.into_inner() as f64 / seconds
     );
     let times: Vec<(Duration, Duration)> = played
         .iter()
@@ -193,13 +272,27 @@ pub fn run(args: Args) -> Result<()> {
             max.as_secs_f64() * 1000.0
         );
     }
+    if let Some(path) = &args.pgn {
+        let mut text = String::new();
+        for p in &played {
+            let (red, black) = if p.a_is_red {
+                (&args.a, &args.b)
+            } else {
+                (&args.b, &args.a)
+            };
+            text.push_str(&pgn::game(&p.record, "qitune match", p.index + 1, red, black));
+        }
+        qitune::fsutil::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if let Some(path) = &args.json {
         let summary = serde_json::json!({
             "a": args.a, "b": args.b,
             "games": wdl.games(), "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
             "score": wdl.score(), "elo": elo, "elo_error": err, "los": wdl.los(),
             "plies_mean": plies as f64 / played.len() as f64, "nodes": nodes,
-            "time_forfeits": forfeits, "endings": endings,
+            "time_forfeits": forfeits, "endings": endings, "pentanomial": penta.0,
+            "sprt": sprt_summary,
         });
         let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
         qitune::fsutil::write_atomic(path, text.as_bytes())

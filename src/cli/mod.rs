@@ -20,7 +20,7 @@ enum Command {
     Perft(perft::Args),
     Bench(bench::Args),
     Engine(engine::Args),
-    Match(matches::Args),
+    Match(Box<matches::Args>),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -30,7 +30,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Engine(args) => engine::run(args),
-        Command::Match(args) => matches::run(args),
+        Command::Match(args) => matches::run(*args),
     }
 }
 
