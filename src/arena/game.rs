@@ -18,6 +18,18 @@ pub enum Budget {
     Clock { base: Duration, increment: Duration },
 }
 
+impl Budget {
+    /// A transposition table size (MiB) that suits the budget: small searches gain nothing
+    /// from a big table, and many games run at once.
+    pub fn tt_mb(&self) -> usize {
+        match *self {
+            Budget::Nodes(n) => (n / 50_000).clamp(1, 64) as usize,
+            Budget::Depth(d) => (1usize << d.saturating_sub(6).min(6)).clamp(1, 64),
+            Budget::Clock { base, .. } => (base.as_secs() as usize).clamp(4, 64),
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

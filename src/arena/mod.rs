@@ -2,6 +2,7 @@
 
 pub mod game;
 pub mod pgn;
+pub mod positions;
 pub mod stats;
 
 use crate::params::Params;

@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<()> {
         max_plies: args.max_plies,
         adjudication,
         sprt,
-        tt_mb: 4,
+        tt_mb: budget.tt_mb(),
     };
 
     let bar = ProgressBar::new(args.games as u64);

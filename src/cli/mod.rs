@@ -4,6 +4,7 @@ mod bench;
 mod engine;
 mod matches;
 mod perft;
+mod positions;
 
 use clap::{Parser, Subcommand};
 
@@ -21,6 +22,7 @@ enum Command {
     Bench(bench::Args),
     Engine(engine::Args),
     Match(Box<matches::Args>),
+    Positions(positions::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -31,6 +33,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => matches::run(*args),
+        Command::Positions(args) => positions::run(args),
     }
 }
 

@@ -1,0 +1,104 @@
+//! `qitune positions`: make a balanced start-position set.
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use qitune::arena::{self, positions};
+use qitune::xiangqi::eval::Weights;
+use std::path::PathBuf;
+
+/// Make a balanced start-position set: candidates (from a file, or the start position after
+/// random plies) are searched to a fixed depth; quiet positions scored within the window are
+/// kept, without duplicates, in candidate order.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value = "xiangqi")]
+    game: super::GameKind,
+    /// How many positions to keep.
+    #[arg(long)]
+    count: usize,
+    /// Where to write them (one FEN a line).
+    #[arg(long)]
+    out: PathBuf,
+    /// Candidate positions (one FEN a line); default: the start position.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Seeded random plies played from each candidate [default: 0 with --from, 8 without].
+    #[arg(long)]
+    random_plies: Option<usize>,
+    /// Seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search depth of the judgement.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
+    /// Keep positions scored within +-WINDOW (the engine's units: a rook is about 900).
+    #[arg(long, default_value_t = 60)]
+    window: i32,
+    /// Candidates to try when generating from the start position [default: 4 x count].
+    #[arg(long)]
+    candidates: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let super::GameKind::Xiangqi = args.game;
+    if args.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    if args.depth == 0 || args.window < 0 {
+        bail!("--depth must be at least 1 and --window not negative");
+    }
+    let candidates = match &args.from {
+        Some(path) => arena::read_positions(path).map_err(anyhow::Error::msg)?,
+        None => vec![qitune::xiangqi::Board::startpos(); args.candidates.unwrap_or(4 * args.count)],
+    };
+    let filter = positions::Filter {
+        depth: args.depth,
+        window: args.window,
+        random_plies: args
+            .random_plies
+            .unwrap_or(if args.from.is_some() { 0 } else { 8 }),
+        seed: args.seed,
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .context("cannot start threads")?;
+    let bar = ProgressBar::new(candidates.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} candidates [{elapsed_precise} eta {eta}]")
+            .expect("valid template"),
+    );
+    let weights = Weights::default();
+    let kept = pool.install(|| positions::select(&candidates, &filter, args.count, &weights, || bar.inc(1)));
+    bar.finish_and_clear();
+    if kept.is_empty() {
+        bail!(
+            "no candidate passed (quiet, scored within +-{} at depth {})",
+            args.window,
+            args.depth
+        );
+    }
+    let mut text = String::new();
+    for k in &kept {
+        text.push_str(&k.board.fen());
+        text.push('\n');
+    }
+    qitune::fsutil::write_atomic(&args.out, text.as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    if kept.len() < args.count {
+        eprintln!(
+            "only {} of {} candidates passed; wrote them all",
+            kept.len(),
+            candidates.len()
+        );
+    }
+    println!("{} positions written to {}", kept.len(), args.out.display());
+    Ok(())
+}
