@@ -3,5 +3,6 @@
 
 pub mod arena;
 pub mod fsutil;
+pub mod ga;
 pub mod params;
 pub mod xiangqi;

@@ -3,6 +3,7 @@
 pub mod game;
 pub mod pgn;
 pub mod positions;
+pub mod rating;
 pub mod stats;
 
 use crate::params::Params;

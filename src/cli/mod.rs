@@ -2,9 +2,12 @@
 
 mod bench;
 mod engine;
+mod export;
 mod matches;
 mod perft;
 mod positions;
+mod roundrobin;
+mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -23,6 +26,9 @@ enum Command {
     Engine(engine::Args),
     Match(Box<matches::Args>),
     Positions(positions::Args),
+    Tune(tune::Args),
+    Export(export::Args),
+    Roundrobin(roundrobin::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -34,6 +40,9 @@ pub fn run() -> anyhow::Result<()> {
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => matches::run(*args),
         Command::Positions(args) => positions::run(args),
+        Command::Tune(args) => tune::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Roundrobin(args) => roundrobin::run(args),
     }
 }
 

@@ -1,0 +1,58 @@
+//! `qitune export`: a generation's champion as a weight file for an engine.
+
+use anyhow::{bail, Context, Result};
+use qitune::ga::run::{champion_path, last_champion};
+use qitune::params::{Params, WeightFile};
+use qitune::xiangqi::eval;
+use std::path::PathBuf;
+
+/// Write a run's champion (of the last generation, or of --gen) as a weight file that
+/// `qitune engine --weights` and `qitune match` load.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The run folder (runs/<name>).
+    #[arg(long)]
+    run: PathBuf,
+    /// The generation (default: the last completed).
+    #[arg(long)]
+    gen: Option<usize>,
+    /// Where to write the weight file.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let generation = match args.gen {
+        Some(g) => g,
+        None => last_champion(&args.run)
+            .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
+    };
+    let path = champion_path(&args.run, generation);
+    if !path.exists() {
+        bail!(
+            "{} has no champion of generation {generation} ({} is missing)",
+            args.run.display(),
+            path.display()
+        );
+    }
+    let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    // Check it loads as an engine would load it.
+    let params = Params::from_weight_file(&file, eval::GAME, eval::specs())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut provenance = file.provenance.clone();
+    if let Some(map) = provenance.as_object_mut() {
+        map.insert(
+            "exported_from".into(),
+            serde_json::Value::String(path.display().to_string()),
+        );
+    }
+    params
+        .to_weight_file(eval::GAME, provenance)
+        .write(&args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "generation {generation} champion written to {}",
+        args.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! `qitune roundrobin`: the paper's experiment, generation champions (and random players)
+//! against each other.
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use qitune::arena::game::{Adjudication, Budget, Player};
+use qitune::arena::rating::Crosstable;
+use qitune::arena::{self, Match};
+use qitune::ga::config::Config;
+use qitune::ga::run::champion_path;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// Round robin of a run's generation champions (and K random players): a crosstable of the
+/// paper's +1/-1 scores and maximum-likelihood ratings with 95% error bars.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The run folder (runs/<name>).
+    #[arg(long)]
+    run: PathBuf,
+    /// Generations whose champions play, e.g. 10,20,30.
+    #[arg(long, value_delimiter = ',', required = true)]
+    gens: Vec<usize>,
+    /// Random players to add (random:1 .. random:K).
+    #[arg(long, default_value_t = 0)]
+    random: usize,
+    /// Games between each pair (an even number: each opening with both colours).
+    #[arg(long, default_value_t = 20)]
+    games_per_pair: usize,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 1000)]
+    nodes: u64,
+    /// Start positions (default: the run's first environment's).
+    #[arg(long)]
+    positions: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Where to write PREFIX.md and PREFIX.csv (default: <run>/roundrobin).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    if args.games_per_pair == 0 || args.games_per_pair % 2 == 1 {
+        bail!("--games-per-pair must be a positive even number (each opening is played with both colours)");
+    }
+    if args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    let mut names = Vec::new();
+    let mut players = Vec::new();
+    for &g in &args.gens {
+        let path = champion_path(&args.run, g);
+        if !path.exists() {
+            bail!(
+                "{} has no champion of generation {g} ({} is missing)",
+                args.run.display(),
+                path.display()
+            );
+        }
+        names.push(format!("gen-{g:04}"));
+        players.push(
+            arena::player_weights(path.to_str().context("a readable path")?).map_err(anyhow::Error::msg)?,
+        );
+    }
+    for k in 1..=args.random {
+        names.push(format!("random:{k}"));
+        players.push(arena::player_weights(&format!("random:{k}")).map_err(anyhow::Error::msg)?);
+    }
+    if players.len() < 2 {
+        bail!("a round robin needs at least two players (give more --gens or --random)");
+    }
+    let positions_path = match &args.positions {
+        Some(p) => p.clone(),
+        None => {
+            let text = std::fs::read_to_string(args.run.join("config.json"))
+                .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
+            let config: Config =
+                serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
+            PathBuf::from(&config.environments[0].positions)
+        }
+    };
+    let positions = arena::read_positions(&positions_path).map_err(anyhow::Error::msg)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let n = players.len();
+    let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
+    let bar = ProgressBar::new((pairs.len() * args.games_per_pair) as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise} eta {eta}]")
+            .expect("template"),
+    );
+    let budget = Budget::Nodes(args.nodes);
+    let openings_per_pair = args.games_per_pair / 2;
+    let mut table = Crosstable::new(n);
+    let mut plus_minus = vec![vec![0i32; n]; n];
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        // Each pair gets its own run of openings from the set.
+        let start = p * openings_per_pair;
+        let openings: Vec<_> = (0..openings_per_pair)
+            .map(|k| positions[(start + k) % positions.len()].clone())
+            .collect();
+        let m = Match {
+            a: Player {
+                weights: players[i].clone(),
+                budget,
+            },
+            b: Player {
+                weights: players[j].clone(),
+                budget,
+            },
+            positions: openings,
+            games: args.games_per_pair,
+            max_plies: 300,
+            adjudication: Adjudication::default(),
+            sprt: None,
+            tt_mb: budget.tt_mb(),
+        };
+        for game in m.run(threads, |_| bar.inc(1)).map_err(anyhow::Error::msg)? {
+            let r = game.a_result();
+            let score = r.wins as f64 + 0.5 * r.draws as f64;
+            table.add(i, j, score);
+            let signed = r.wins as i32 - r.losses as i32;
+            plus_minus[i][j] += signed;
+            plus_minus[j][i] -= signed;
+        }
+    }
+    bar.finish_and_clear();
+    let ratings = table.ratings();
+
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "| player | {} | score | rating | 95% |",
+        order
+            .iter()
+            .map(|&k| names[k].clone())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(md, "|---|{}---|---|---|", "---|".repeat(n));
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["player".to_string()];
+    header.extend(order.iter().map(|&k| names[k].clone()));
+    header.extend(["score".into(), "rating".into(), "error95".into()]);
+    csv.write_record(&header)?;
+    for &i in &order {
+        let cells: Vec<String> = order
+            .iter()
+            .map(|&j| {
+                if i == j {
+                    "-".into()
+                } else {
+                    format!("{:+}", plus_minus[i][j])
+                }
+            })
+            .collect();
+        let total: i32 = plus_minus[i].iter().sum();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {:+} | {:+.0} | {:.0} |",
+            names[i],
+            cells.join(" | "),
+            total,
+            ratings[i].elo,
+            ratings[i].error
+        );
+        let mut row = vec![names[i].clone()];
+        row.extend(cells);
+        row.extend([
+            total.to_string(),
+            format!("{:.1}", ratings[i].elo),
+            format!("{:.1}", ratings[i].error),
+        ]);
+        csv.write_record(&row)?;
+    }
+    let prefix = args.out.clone().unwrap_or_else(|| args.run.join("roundrobin"));
+    let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
+    qitune::fsutil::write_atomic(&with_ext("md"), md.as_bytes())
+        .with_context(|| format!("cannot write {}", with_ext("md").display()))?;
+    qitune::fsutil::write_atomic(&with_ext("csv"), &csv.into_inner()?)
+        .with_context(|| format!("cannot write {}", with_ext("csv").display()))?;
+    print!("{md}");
+    println!(
+        "cells: wins minus losses of the row player against the column player over {} games",
+        args.games_per_pair
+    );
+    println!(
+        "written to {} and {}",
+        with_ext("md").display(),
+        with_ext("csv").display()
+    );
+    Ok(())
+}

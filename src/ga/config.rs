@@ -1,0 +1,296 @@
+//! Tuning-run configurations (JSON), validated before any work starts.
+
+use super::genome::Rates;
+use crate::params::Spec;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A tuning run's configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// The run's name: its folder is `runs/<name>`.
+    pub name: String,
+    #[serde(default = "default_game")]
+    pub game: String,
+    pub seed: u64,
+    /// m, the individuals per generation.
+    pub population: usize,
+    /// n, the groups each generation is split into (each group's champion survives).
+    pub groups: usize,
+    pub generations: usize,
+    /// Parameters to evolve: names, `prefix*` patterns, or `all`; the rest stay at the base.
+    pub evolve: Vec<String>,
+    /// How the first population is made.
+    #[serde(default)]
+    pub init: Init,
+    /// Chance per gene of a flip when the first population is made around given weights.
+    #[serde(default = "default_spread")]
+    pub init_spread: f64,
+    /// Weight file for the parameters that do not evolve (and for `init: weights`);
+    /// default: the hand-set weights.
+    #[serde(default)]
+    pub base_weights: Option<String>,
+    /// A game reaching this many plies is a draw.
+    #[serde(default = "default_max_plies")]
+    pub max_plies: usize,
+    /// Match conditions, changing at the given generations (the paper's environment change).
+    pub environments: Vec<Environment>,
+    #[serde(default)]
+    pub rates: Rates,
+}
+
+/// The match conditions from one generation on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Environment {
+    /// The first generation (1-based) these conditions apply to.
+    pub from_generation: usize,
+    /// Start positions, one FEN a line; each pair's two games start from one of them.
+    pub positions: String,
+    /// Nodes per move.
+    pub nodes: u64,
+}
+
+/// How the first population is made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Init {
+    /// Every gene at random.
+    #[default]
+    Random,
+    /// The hand-set weights, and mutants of them (`init_spread` per gene).
+    Defaults,
+    /// The `base_weights` file, and mutants of it.
+    Weights,
+}
+
+fn default_game() -> String {
+    "xiangqi".to_string()
+}
+fn default_spread() -> f64 {
+    0.05
+}
+fn default_max_plies() -> usize {
+    300
+}
+
+impl Config {
+    /// Reads and validates a configuration file.
+    pub fn read(path: &Path) -> Result<Config, String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let config: Config = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: invalid configuration: {e}", path.display()))?;
+        config.validate(
+            path.parent().unwrap_or(Path::new(".")),
+            crate::xiangqi::eval::specs(),
+        )?;
+        Ok(config)
+    }
+
+    /// Checks everything that can be checked before the run starts.
+    pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), String> {
+        if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
+            return Err(format!("name '{}' must be a plain folder name", self.name));
+        }
+        if self.game != "xiangqi" {
+            return Err(format!("game '{}' cannot be tuned (xiangqi can)", self.game));
+        }
+        if self.groups < 2 {
+            return Err(format!(
+                "groups = {}: at least 2, so that children have two champion parents",
+                self.groups
+            ));
+        }
+        if self.population < 2 * self.groups {
+            return Err(format!(
+                "groups = {} is too many for population = {}: every group needs at least 2 individuals",
+                self.groups, self.population
+            ));
+        }
+        if self.generations == 0 {
+            return Err("generations must be at least 1".to_string());
+        }
+        if !(0.0..=1.0).contains(&self.init_spread) {
+            return Err(format!("init_spread = {} must lie in [0, 1]", self.init_spread));
+        }
+        let r = self.rates;
+        for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("rates.{name} = {v} must lie in [0, 1]"));
+            }
+        }
+        if self.max_plies == 0 {
+            return Err("max_plies must be at least 1".to_string());
+        }
+        self.evolved(specs)?;
+        if self.init == Init::Weights && self.base_weights.is_none() {
+            return Err("init = \"weights\" needs base_weights".to_string());
+        }
+        if let Some(w) = &self.base_weights {
+            let p = resolve(base_dir, w);
+            if !p.exists() {
+                return Err(format!("base_weights file '{w}' does not exist"));
+            }
+        }
+        if self.environments.is_empty() {
+            return Err("environments must list at least one".to_string());
+        }
+        if self.environments[0].from_generation != 1 {
+            return Err("the first environment must start at from_generation 1".to_string());
+        }
+        for (i, e) in self.environments.iter().enumerate() {
+            if i > 0 && e.from_generation <= self.environments[i - 1].from_generation {
+                return Err(format!(
+                    "environments[{i}].from_generation must be larger than the one before"
+                ));
+            }
+            if e.nodes == 0 {
+                return Err(format!("environments[{i}].nodes must be at least 1"));
+            }
+            if !resolve(base_dir, &e.positions).exists() {
+                return Err(format!(
+                    "environments[{i}].positions file '{}' does not exist",
+                    e.positions
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The spec indices of the evolved parameters, in spec order, without repeats.
+    pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, String> {
+        let mut chosen = vec![false; specs.len()];
+        for pattern in &self.evolve {
+            let matches: Vec<usize> = if pattern == "all" {
+                (0..specs.len()).filter(|&i| specs[i].bits > 0).collect()
+            } else if let Some(prefix) = pattern.strip_suffix('*') {
+                (0..specs.len())
+                    .filter(|&i| specs[i].name.starts_with(prefix) && specs[i].bits > 0)
+                    .collect()
+            } else {
+                let i = specs
+                    .iter()
+                    .position(|s| s.name == pattern)
+                    .ok_or_else(|| format!("evolve: unknown parameter '{pattern}'"))?;
+                if specs[i].bits == 0 {
+                    return Err(format!(
+                        "evolve: parameter '{pattern}' is fixed and never evolves"
+                    ));
+                }
+                vec![i]
+            };
+            if matches.is_empty() {
+                return Err(format!("evolve: '{pattern}' matches no evolvable parameter"));
+            }
+            for i in matches {
+                chosen[i] = true;
+            }
+        }
+        Ok((0..specs.len()).filter(|&i| chosen[i]).collect())
+    }
+
+    /// Checks that this configuration describes the run that `started` began (everything but
+    /// the number of generations and where files are found), naming the first difference.
+    pub fn check_same_run(&self, started: &Config) -> Result<(), String> {
+        let differ = |key: &str| Err(format!("'{key}' differs from the run's saved configuration"));
+        if self.name != started.name {
+            return differ("name");
+        }
+        if self.game != started.game {
+            return differ("game");
+        }
+        if self.seed != started.seed {
+            return differ("seed");
+        }
+        if self.population != started.population {
+            return differ("population");
+        }
+        if self.groups != started.groups {
+            return differ("groups");
+        }
+        if self.evolve != started.evolve {
+            return differ("evolve");
+        }
+        if self.init != started.init || self.init_spread != started.init_spread {
+            return differ("init");
+        }
+        if self.max_plies != started.max_plies {
+            return differ("max_plies");
+        }
+        if self.rates != started.rates {
+            return differ("rates");
+        }
+        let schedule = |c: &Config| {
+            c.environments
+                .iter()
+                .map(|e| (e.from_generation, e.nodes))
+                .collect::<Vec<_>>()
+        };
+        if schedule(self) != schedule(started) {
+            return differ("environments");
+        }
+        Ok(())
+    }
+
+    /// The environment in force at `generation`.
+    pub fn environment(&self, generation: usize) -> &Environment {
+        self.environments
+            .iter()
+            .rev()
+            .find(|e| e.from_generation <= generation)
+            .unwrap_or(&self.environments[0])
+    }
+}
+
+/// A path from a configuration: as given when it exists from the working folder, else
+/// relative to the configuration file's folder.
+pub fn resolve(base_dir: &Path, path: &str) -> PathBuf {
+    let p = PathBuf::from(path);
+    if p.is_absolute() || p.exists() {
+        p
+    } else {
+        base_dir.join(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(json: &str) -> Result<Config, String> {
+        let c: Config = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        c.validate(Path::new("."), crate::xiangqi::eval::specs())
+            .map(|_| c)
+    }
+
+    const OK: &str = r#"{"name":"t","seed":1,"population":8,"groups":2,"generations":3,
+        "evolve":["rook","pst_horse_*"],
+        "environments":[{"from_generation":1,"positions":"positions/xiangqi-middlegames.epd","nodes":300}]}"#;
+
+    #[test]
+    fn a_good_config_passes() {
+        let c = config(OK).unwrap();
+        let evolved = c.evolved(crate::xiangqi::eval::specs()).unwrap();
+        assert_eq!(evolved.len(), 1 + 50);
+        assert_eq!(c.rates, Rates::default());
+        assert_eq!(c.environment(3).nodes, 300);
+    }
+
+    #[test]
+    fn each_mistake_is_named() {
+        let bad = |from: &str, to: &str| config(&OK.replace(from, to)).unwrap_err();
+        assert!(bad(r#""groups":2"#, r#""groups":5"#).contains("too many for population = 8"));
+        assert!(bad(r#""groups":2"#, r#""groups":1"#).contains("at least 2"));
+        assert!(bad(r#""rook""#, r#""rokk""#).contains("unknown parameter 'rokk'"));
+        assert!(bad(r#""rook""#, r#""king""#).contains("'king' is fixed"));
+        assert!(bad(r#""seed":1"#, r#""seed":1,"colour":2"#).contains("unknown field `colour`"));
+        assert!(
+            bad("positions/xiangqi-middlegames.epd", "no/such.epd").contains("'no/such.epd' does not exist")
+        );
+        assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes must be at least 1"));
+        assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
+        assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));
+    }
+}

@@ -1,0 +1,243 @@
+//! Chromosomes: binary genes for the evolved parameters, and the operators on them.
+
+use crate::params::{Params, Spec};
+use rand::Rng;
+
+/// Which parameters evolve and where their genes sit in a chromosome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    specs: &'static [Spec],
+    /// Indices (into the spec list) of the evolved parameters, in chromosome order.
+    evolved: Vec<usize>,
+    /// Bit offset of each evolved parameter's genes.
+    offsets: Vec<usize>,
+    len: usize,
+}
+
+/// A chromosome: one gene (0 or 1) per bit, most significant bit of each parameter first.
+pub type Genome = Vec<u8>;
+
+impl Layout {
+    /// A layout evolving `evolved` (spec indices); parameters with 0 bits cannot evolve.
+    pub fn new(specs: &'static [Spec], evolved: Vec<usize>) -> Result<Layout, String> {
+        let mut offsets = Vec::with_capacity(evolved.len());
+        let mut len = 0;
+        for &i in &evolved {
+            let spec = specs
+                .get(i)
+                .ok_or_else(|| format!("no parameter with index {i}"))?;
+            if spec.bits == 0 {
+                return Err(format!(
+                    "parameter '{}' is fixed (0 bits) and cannot evolve",
+                    spec.name
+                ));
+            }
+            offsets.push(len);
+            len += spec.bits as usize;
+        }
+        if evolved.is_empty() {
+            return Err("no parameter is chosen to evolve".to_string());
+        }
+        Ok(Layout {
+            specs,
+            evolved,
+            offsets,
+            len,
+        })
+    }
+
+    /// Genes per chromosome.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The evolved parameters' spec indices.
+    pub fn evolved(&self) -> &[usize] {
+        &self.evolved
+    }
+
+    /// The parameter set a chromosome stands for: evolved values decoded from the genes
+    /// (`min + round(code * (max - min) / (2^bits - 1))`), the rest taken from `base`.
+    pub fn decode(&self, genome: &[u8], base: &Params) -> Params {
+        let mut values = base.values().to_vec();
+        for (k, &i) in self.evolved.iter().enumerate() {
+            let spec = &self.specs[i];
+            let bits = &genome[self.offsets[k]..self.offsets[k] + spec.bits as usize];
+            let code = bits.iter().fold(0u64, |acc, &b| acc << 1 | b as u64);
+            values[i] = spec.decode(code);
+        }
+        Params::from_values(self.specs, &values).expect("decoded values lie within their bounds")
+    }
+
+    /// The chromosome nearest to a parameter set.
+    pub fn encode(&self, params: &Params) -> Genome {
+        let mut genome = vec![0; self.len];
+        for (k, &i) in self.evolved.iter().enumerate() {
+            let spec = &self.specs[i];
+            let code = spec.encode(params.values()[i]);
+            let bits = spec.bits as usize;
+            for b in 0..bits {
+                genome[self.offsets[k] + b] = (code >> (bits - 1 - b) & 1) as u8;
+            }
+        }
+        genome
+    }
+}
+
+/// Uniform crossover: a random 0/1 mask, one bit per gene, picks the parent of each gene.
+pub fn uniform_crossover(a: &[u8], b: &[u8], rng: &mut impl Rng) -> Genome {
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| if rng.gen::<bool>() { x } else { y })
+        .collect()
+}
+
+/// Flips each gene with probability `pm`.
+pub fn mutate(genome: &mut [u8], pm: f64, rng: &mut impl Rng) {
+    for g in genome.iter_mut() {
+        if rng.gen::<f64>() < pm {
+            *g ^= 1;
+        }
+    }
+}
+
+/// Hamming distance between two chromosomes.
+pub fn hamming(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).filter(|(x, y)| x != y).count()
+}
+
+/// The paper's adaptive-rate constants (Srinivas and Patnaik's form).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rates {
+    pub pc1: f64,
+    pub pc2: f64,
+    pub pm1: f64,
+    pub pm2: f64,
+}
+
+impl Default for Rates {
+    fn default() -> Self {
+        Rates {
+            pc1: 0.9,
+            pc2: 0.6,
+            pm1: 0.1,
+            pm2: 0.001,
+        }
+    }
+}
+
+impl Rates {
+    /// Crossover probability for parents whose better fitness is `f_better`:
+    /// pc1 - (pc1 - pc2)(f' - favg)/(fmax - favg) when f' >= favg, else pc1.
+    pub fn crossover(&self, f_better: f64, fmax: f64, favg: f64) -> f64 {
+        scaled(self.pc1, self.pc2, f_better, fmax, favg)
+    }
+
+    /// Mutation probability per gene for a child inheriting fitness `f`:
+    /// pm1 - (pm1 - pm2)(f - favg)/(fmax - favg) when f >= favg, else pm1.
+    pub fn mutation(&self, f: f64, fmax: f64, favg: f64) -> f64 {
+        scaled(self.pm1, self.pm2, f, fmax, favg)
+    }
+}
+
+/// Good individuals (above average) get rates closer to the low constant, protecting them;
+/// when the whole generation is level (fmax ~ favg) the high constant applies.
+fn scaled(high: f64, low: f64, f: f64, fmax: f64, favg: f64) -> f64 {
+    if fmax - favg < 1e-9 || f < favg {
+        return high;
+    }
+    high - (high - low) * ((f - favg) / (fmax - favg)).min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    static SPECS: [Spec; 3] = [
+        Spec {
+            name: "king",
+            default: 100,
+            min: 100,
+            max: 100,
+            bits: 0,
+        },
+        Spec {
+            name: "a",
+            default: 5,
+            min: 0,
+            max: 7,
+            bits: 3,
+        },
+        Spec {
+            name: "b",
+            default: 600,
+            min: 500,
+            max: 1500,
+            bits: 4,
+        },
+    ];
+
+    #[test]
+    fn genes_map_onto_the_range() {
+        let layout = Layout::new(&SPECS, vec![1, 2]).unwrap();
+        assert_eq!(layout.len(), 7);
+        let base = Params::defaults(&SPECS);
+        // a = 101b = 5; b = code 1111b = 15 -> 500 + 15 * 1000 / 15 = 1500.
+        let p = layout.decode(&[1, 0, 1, 1, 1, 1, 1], &base);
+        assert_eq!(p.values(), &[100, 5, 1500]);
+        // b = code 0110b = 6 -> 500 + round(6 * 1000 / 15) = 500 + 400 = 900.
+        let p = layout.decode(&[0, 0, 0, 0, 1, 1, 0], &base);
+        assert_eq!(p.values(), &[100, 0, 900]);
+        assert_eq!(layout.encode(&p), vec![0, 0, 0, 0, 1, 1, 0]);
+        assert!(Layout::new(&SPECS, vec![0])
+            .unwrap_err()
+            .contains("'king' is fixed"));
+        assert!(Layout::new(&SPECS, vec![]).is_err());
+    }
+
+    #[test]
+    fn adaptive_rates_match_hand_computed_cases() {
+        let r = Rates::default();
+        // fmax 10, favg 4: a parent at 7 sits halfway: pc = 0.9 - 0.3 * 0.5 = 0.75.
+        assert!((r.crossover(7.0, 10.0, 4.0) - 0.75).abs() < 1e-12);
+        // The best gets the low constants; the below-average the high ones.
+        assert!((r.crossover(10.0, 10.0, 4.0) - 0.6).abs() < 1e-12);
+        assert!((r.crossover(2.0, 10.0, 4.0) - 0.9).abs() < 1e-12);
+        // pm at 7: 0.1 - 0.099 * 0.5 = 0.0505; at the max: 0.001.
+        assert!((r.mutation(7.0, 10.0, 4.0) - 0.0505).abs() < 1e-12);
+        assert!((r.mutation(10.0, 10.0, 4.0) - 0.001).abs() < 1e-12);
+        // A level generation (fmax = favg) uses pc1 and pm1.
+        assert_eq!(r.crossover(3.0, 3.0, 3.0), 0.9);
+        assert_eq!(r.mutation(3.0, 3.0, 3.0), 0.1);
+    }
+
+    #[test]
+    fn operators_behave() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let a = vec![0u8; 64];
+        let b = vec![1u8; 64];
+        let child = uniform_crossover(&a, &b, &mut rng);
+        let ones = child.iter().filter(|&&g| g == 1).count();
+        assert!(
+            ones > 16 && ones < 48,
+            "a fair mask takes about half from each: {ones}"
+        );
+        // Each gene comes from one of the parents.
+        let c = uniform_crossover(&[0, 1, 0, 1], &[0, 1, 1, 0], &mut rng);
+        assert_eq!((c[0], c[1]), (0, 1));
+        let mut g = vec![0u8; 10_000];
+        mutate(&mut g, 0.1, &mut rng);
+        let flipped = g.iter().filter(|&&x| x == 1).count();
+        assert!((800..1200).contains(&flipped), "{flipped}");
+        let mut g2 = vec![0u8; 100];
+        mutate(&mut g2, 0.0, &mut rng);
+        assert!(g2.iter().all(|&x| x == 0));
+        assert_eq!(hamming(&[0, 1, 1, 0], &[1, 1, 0, 0]), 2);
+    }
+}

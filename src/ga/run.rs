@@ -1,0 +1,485 @@
+//! A tuning run: generations of tournament fitness, elitism and adaptive breeding, with the
+//! run folder that makes it resumable.
+//!
+//! Every random choice of generation g comes from a stream seeded by (run seed, g, purpose),
+//! so a generation depends only on the configuration and the population that enters it.
+//! That population is what `state.json` keeps: a run stopped after generation k and resumed
+//! is the same run. Games are node-limited and gathered in schedule order, so the thread
+//! count changes nothing either.
+
+use super::config::{resolve, Config, Init};
+use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
+use crate::arena::game::{self, Adjudication, Budget, Player};
+use crate::arena::read_positions;
+use crate::params::{Params, WeightFile};
+use crate::xiangqi::eval::{self, Weights};
+use crate::xiangqi::{Board, Color};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The resumable state after a completed generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    pub format: u32,
+    /// Generations completed.
+    pub generation: usize,
+    /// The run seed; each generation's random streams derive from it and the generation.
+    pub seed: u64,
+    /// The population that enters the next generation, one string of 0/1 genes each.
+    pub population: Vec<String>,
+}
+
+/// One generation's figures (a row of generations.csv).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationStats {
+    pub generation: usize,
+    pub fitness_max: i32,
+    pub fitness_mean: f64,
+    pub fitness_min: i32,
+    pub pc_mean: f64,
+    pub pm_mean: f64,
+    /// Mean Hamming distance between the generation's individuals.
+    pub diversity: f64,
+    pub games: usize,
+    pub red_wins: usize,
+    pub draws: usize,
+    pub black_wins: usize,
+    pub plies_mean: f64,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub games_per_s: f64,
+}
+
+/// A tuning run bound to its folder.
+pub struct Run {
+    pub dir: PathBuf,
+    pub config: Config,
+    layout: Layout,
+    base: Params,
+    state: State,
+    /// Positions per environment, loaded once.
+    positions: Vec<Vec<Board>>,
+}
+
+/// Mixes the run seed with a generation and a purpose into a stream seed.
+fn stream(seed: u64, generation: usize, purpose: u64) -> ChaCha8Rng {
+    let mut z = seed
+        ^ (generation as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ChaCha8Rng::seed_from_u64(z ^ (z >> 31))
+}
+
+const GROUPS: u64 = 1;
+const OPENINGS: u64 = 2;
+const BREEDING: u64 = 3;
+
+fn genome_to_string(g: &[u8]) -> String {
+    g.iter().map(|&b| if b == 1 { '1' } else { '0' }).collect()
+}
+
+fn genome_from_string(s: &str, len: usize) -> Result<Genome, String> {
+    if s.len() != len || !s.bytes().all(|b| b == b'0' || b == b'1') {
+        return Err(format!("a genome in state.json is not {len} genes of 0 and 1"));
+    }
+    Ok(s.bytes().map(|b| b - b'0').collect())
+}
+
+impl Run {
+    /// Starts a new run in `runs_dir/<name>`; the folder must not exist yet.
+    pub fn create(mut config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Run, String> {
+        let dir = runs_dir.join(&config.name);
+        if dir.exists() {
+            return Err(format!(
+                "run folder {} already exists: resume it with --resume, or give the run another name",
+                dir.display()
+            ));
+        }
+        let (layout, base, positions) = prepare(&config, config_dir)?;
+        let population = initial_population(&config, &layout, &base);
+        // The saved configuration names its files as found, so a resume finds them again.
+        let found = |p: &str| resolve(config_dir, p).to_string_lossy().into_owned();
+        config.base_weights = config.base_weights.as_deref().map(found);
+        for e in &mut config.environments {
+            e.positions = found(&e.positions);
+        }
+        // Built under a temporary name and renamed into place, so that a run folder always
+        // holds a complete start.
+        let building = runs_dir.join(format!(".{}.creating", config.name));
+        let _ = std::fs::remove_dir_all(&building);
+        std::fs::create_dir_all(building.join("champions"))
+            .map_err(|e| format!("cannot create {}: {e}", building.display()))?;
+        let state = State {
+            format: 1,
+            generation: 0,
+            seed: config.seed,
+            population: population.iter().map(|g| genome_to_string(g)).collect(),
+        };
+        let mut run = Run {
+            dir: building.clone(),
+            config,
+            layout,
+            base,
+            state,
+            positions,
+        };
+        run.write_json("config.json", &run.config)?;
+        run.write_json("state.json", &run.state)?;
+        run.write_csv(&[])?;
+        std::fs::rename(&building, &dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        run.dir = dir;
+        Ok(run)
+    }
+
+    /// Reopens a run from its folder: the configuration it started with, the last completed
+    /// generation, and the CSV cut back to it (rows of an unfinished generation are dropped).
+    pub fn resume(dir: &Path) -> Result<Run, String> {
+        let read = |name: &str| {
+            std::fs::read_to_string(dir.join(name))
+                .map_err(|e| format!("cannot read {}: {e}", dir.join(name).display()))
+        };
+        let config: Config = serde_json::from_str(&read("config.json")?)
+            .map_err(|e| format!("{}: {e}", dir.join("config.json").display()))?;
+        let state: State = serde_json::from_str(&read("state.json")?)
+            .map_err(|e| format!("{}: {e}", dir.join("state.json").display()))?;
+        let (layout, base, positions) = prepare(&config, Path::new("."))?;
+        if state.population.len() != config.population {
+            return Err("state.json does not hold one genome per individual".to_string());
+        }
+        for g in &state.population {
+            genome_from_string(g, layout.len())?;
+        }
+        let run = Run {
+            dir: dir.to_path_buf(),
+            config,
+            layout,
+            base,
+            state,
+            positions,
+        };
+        let rows: Vec<GenerationStats> = run
+            .read_csv()?
+            .into_iter()
+            .filter(|r| r.generation <= run.state.generation)
+            .collect();
+        run.write_csv(&rows)?;
+        Ok(run)
+    }
+
+    /// Generations completed so far.
+    pub fn generation(&self) -> usize {
+        self.state.generation
+    }
+
+    /// Sets how many generations the run should reach (`--generations`).
+    pub fn set_generations(&mut self, generations: usize) -> Result<(), String> {
+        if generations == 0 {
+            return Err("--generations must be at least 1".to_string());
+        }
+        self.config.generations = generations;
+        self.write_json("config.json", &self.config)
+    }
+
+    /// Runs one generation on `threads` workers and saves it; `done` is called per game.
+    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<GenerationStats, String> {
+        let generation = self.state.generation + 1;
+        let started = Instant::now();
+        let m = self.config.population;
+        let population: Vec<Genome> = self
+            .state
+            .population
+            .iter()
+            .map(|s| genome_from_string(s, self.layout.len()))
+            .collect::<Result<_, _>>()?;
+        let weights: Vec<Weights> = population
+            .iter()
+            .map(|g| Weights::new(&self.layout.decode(g, &self.base)))
+            .collect();
+
+        // Groups: a seeded shuffle split as evenly as possible.
+        let mut order: Vec<usize> = (0..m).collect();
+        order.shuffle(&mut stream(self.state.seed, generation, GROUPS));
+        let n = self.config.groups;
+        let groups: Vec<Vec<usize>> = (0..n)
+            .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())
+            .collect();
+
+        // Every pair in a group plays two games from one seeded opening, colours swapped.
+        let env_index = self
+            .config
+            .environments
+            .iter()
+            .rposition(|e| e.from_generation <= generation)
+            .unwrap_or(0);
+        let env = &self.config.environments[env_index];
+        let openings = &self.positions[env_index];
+        let mut rng = stream(self.state.seed, generation, OPENINGS);
+        let mut jobs = Vec::new();
+        for group in &groups {
+            for (x, &i) in group.iter().enumerate() {
+                for &j in &group[x + 1..] {
+                    let start = rng.gen_range(0..openings.len());
+                    jobs.push((i, j, start));
+                    jobs.push((j, i, start));
+                }
+            }
+        }
+        let budget = Budget::Nodes(env.nodes);
+        let max_plies = self.config.max_plies;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let records: Vec<game::GameRecord> = pool.install(|| {
+            jobs.par_iter()
+                .map(|&(red, black, start)| {
+                    let r = game::play(
+                        &openings[start],
+                        &Player {
+                            weights: weights[red].clone(),
+                            budget,
+                        },
+                        &Player {
+                            weights: weights[black].clone(),
+                            budget,
+                        },
+                        max_plies,
+                        &Adjudication::default(),
+                        budget.tt_mb(),
+                    );
+                    done();
+                    r
+                })
+                .collect()
+        });
+
+        // Fitness: +1 a win, -1 a loss, 0 a draw.
+        let mut fitness = vec![0i32; m];
+        let (mut red_wins, mut draws, mut black_wins) = (0, 0, 0);
+        for (&(red, black, _), r) in jobs.iter().zip(&records) {
+            match r.winner {
+                Some(Color::Red) => {
+                    fitness[red] += 1;
+                    fitness[black] -= 1;
+                    red_wins += 1;
+                }
+                Some(Color::Black) => {
+                    fitness[black] += 1;
+                    fitness[red] -= 1;
+                    black_wins += 1;
+                }
+                None => draws += 1,
+            }
+        }
+        // Each group's champion: the best fitness; ties go to the earlier in the group.
+        let champions: Vec<usize> = groups
+            .iter()
+            .map(|g| {
+                *g.iter()
+                    .reduce(|best, i| if fitness[*i] > fitness[*best] { i } else { best })
+                    .expect("groups are not empty")
+            })
+            .collect();
+        let fmax = *fitness.iter().max().expect("a population") as f64;
+        let favg = fitness.iter().sum::<i32>() as f64 / m as f64;
+        let best = *champions
+            .iter()
+            .reduce(|b, c| if fitness[*c] > fitness[*b] { c } else { b })
+            .expect("champions");
+
+        // Breeding: champions survive unchanged; the rest are children of two champions.
+        let mut rng = stream(self.state.seed, generation, BREEDING);
+        let mut next: Vec<Genome> = champions.iter().map(|&c| population[c].clone()).collect();
+        let (mut pc_sum, mut pm_sum) = (0.0, 0.0);
+        while next.len() < m {
+            let a = champions[rng.gen_range(0..n)];
+            let b = loop {
+                let b = champions[rng.gen_range(0..n)];
+                if b != a {
+                    break b;
+                }
+            };
+            let (better, worse) = if fitness[b] > fitness[a] { (b, a) } else { (a, b) };
+            let f = fitness[better] as f64;
+            let pc = self.config.rates.crossover(f, fmax, favg);
+            let pm = self.config.rates.mutation(f, fmax, favg);
+            let mut child = if rng.gen::<f64>() < pc {
+                uniform_crossover(&population[better], &population[worse], &mut rng)
+            } else {
+                population[better].clone()
+            };
+            mutate(&mut child, pm, &mut rng);
+            pc_sum += pc;
+            pm_sum += pm;
+            next.push(child);
+        }
+        let children = (m - n) as f64;
+        let pairs = (m * (m - 1) / 2) as f64;
+        let distance: usize = (0..m)
+            .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+            .map(|(i, j)| hamming(&population[i], &population[j]))
+            .sum();
+        let plies: usize = records.iter().map(|r| r.plies()).sum();
+        let seconds = started.elapsed().as_secs_f64();
+        let stats = GenerationStats {
+            generation,
+            fitness_max: fmax as i32,
+            fitness_mean: favg,
+            fitness_min: *fitness.iter().min().expect("a population"),
+            pc_mean: pc_sum / children,
+            pm_mean: pm_sum / children,
+            diversity: distance as f64 / pairs,
+            games: records.len(),
+            red_wins,
+            draws,
+            black_wins,
+            plies_mean: plies as f64 / records.len().max(1) as f64,
+            nodes: records.iter().map(|r| r.nodes[0] + r.nodes[1]).sum(),
+            seconds,
+            games_per_s: records.len() as f64 / seconds.max(1e-9),
+        };
+
+        // Save in an order that a crash at any moment leaves consistent: the champion file
+        // and the CSV row first, the state (atomically) last.
+        let champion = self.layout.decode(&population[best], &self.base);
+        let provenance = serde_json::json!({
+            "run": self.config.name, "generation": generation, "fitness": fitness[best],
+            "group": champions.iter().position(|&c| c == best), "games": records.len(),
+        });
+        champion
+            .to_weight_file(eval::GAME, provenance)
+            .write(&self.champion_path(generation))
+            .map_err(|e| format!("cannot write {}: {e}", self.champion_path(generation).display()))?;
+        let mut rows = self.read_csv()?;
+        rows.retain(|r| r.generation < generation);
+        rows.push(stats.clone());
+        self.write_csv(&rows)?;
+        self.state.generation = generation;
+        self.state.population = next.iter().map(|g| genome_to_string(g)).collect();
+        self.write_json("state.json", &self.state)?;
+        Ok(stats)
+    }
+
+    /// The champion file of a generation.
+    pub fn champion_path(&self, generation: usize) -> PathBuf {
+        champion_path(&self.dir, generation)
+    }
+
+    fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(value).expect("serialisable") + "\n";
+        crate::fsutil::write_atomic(&self.dir.join(name), text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", self.dir.join(name).display()))
+    }
+
+    fn read_csv(&self) -> Result<Vec<GenerationStats>, String> {
+        let path = self.dir.join("generations.csv");
+        let mut reader =
+            csv::Reader::from_path(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        reader
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    fn write_csv(&self, rows: &[GenerationStats]) -> Result<(), String> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        if rows.is_empty() {
+            writer
+                .write_record([
+                    "generation",
+                    "fitness_max",
+                    "fitness_mean",
+                    "fitness_min",
+                    "pc_mean",
+                    "pm_mean",
+                    "diversity",
+                    "games",
+                    "red_wins",
+                    "draws",
+                    "black_wins",
+                    "plies_mean",
+                    "nodes",
+                    "seconds",
+                    "games_per_s",
+                ])
+                .map_err(|e| e.to_string())?;
+        }
+        for r in rows {
+            writer.serialize(r).map_err(|e| e.to_string())?;
+        }
+        let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+        let path = self.dir.join("generations.csv");
+        crate::fsutil::write_atomic(&path, &bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+/// The champion file of `generation` in a run folder.
+pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
+    dir.join("champions").join(format!("gen-{generation:04}.json"))
+}
+
+/// The last generation with a champion file in a run folder.
+pub fn last_champion(dir: &Path) -> Option<usize> {
+    std::fs::read_dir(dir.join("champions"))
+        .ok()?
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_prefix("gen-")?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        })
+        .max()
+}
+
+/// The layout, the base parameters and the positions of every environment.
+fn prepare(config: &Config, config_dir: &Path) -> Result<(Layout, Params, Vec<Vec<Board>>), String> {
+    let specs = eval::specs();
+    config.validate(config_dir, specs)?;
+    let layout = Layout::new(specs, config.evolved(specs)?)?;
+    let base = match &config.base_weights {
+        Some(path) => {
+            let p = resolve(config_dir, path);
+            let file = WeightFile::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            Params::from_weight_file(&file, eval::GAME, specs).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => eval::default_params(),
+    };
+    let positions = config
+        .environments
+        .iter()
+        .map(|e| read_positions(&resolve(config_dir, &e.positions)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((layout, base, positions))
+}
+
+fn initial_population(config: &Config, layout: &Layout, base: &Params) -> Vec<Genome> {
+    let mut rng = stream(config.seed, 0, GROUPS);
+    let around = match config.init {
+        Init::Random => None,
+        Init::Defaults => Some(layout.encode(&eval::default_params())),
+        Init::Weights => Some(layout.encode(base)),
+    };
+    (0..config.population)
+        .map(|i| match &around {
+            None => (0..layout.len()).map(|_| rng.gen_range(0..=1)).collect(),
+            // The first individual is the given weights exactly; the others are mutants.
+            Some(g) if i == 0 => g.clone(),
+            Some(g) => {
+                let mut m = g.clone();
+                mutate(&mut m, config.init_spread, &mut rng);
+                m
+            }
+        })
+        .collect()
+}

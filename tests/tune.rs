@@ -1,0 +1,246 @@
+//! The tuner through the real binary: reproducible across thread counts and across a
+//! stop-and-resume, with checked configurations, and an exportable champion.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn qitune() -> Command {
+    Command::cargo_bin("qitune").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qitune-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A tiny run: 6 individuals in 2 groups, 12 games a generation, an environment change.
+fn tiny_config(dir: &Path, generations: usize) -> PathBuf {
+    let positions = std::fs::canonicalize("positions/xiangqi-middlegames.epd").unwrap();
+    let text = format!(
+        r#"{{"name":"tiny","seed":5,"population":6,"groups":2,"generations":{generations},
+           "evolve":["advisor","elephant","horse","rook","cannon","pawn","mobility_*"],
+           "environments":[{{"from_generation":1,"positions":"{p}","nodes":400}},
+                           {{"from_generation":3,"positions":"{p}","nodes":600}}]}}"#,
+        p = positions.display()
+    );
+    let path = dir.join("tiny.json");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn tune(config: &Path, runs: &Path, extra: &[&str]) {
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn champions(run: &Path) -> Vec<String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("champions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+#[test]
+fn champions_do_not_depend_on_threads() {
+    let dir = scratch("threads");
+    let config = tiny_config(&dir, 4);
+    tune(&config, &dir.join("one"), &["--threads", "1"]);
+    tune(&config, &dir.join("two"), &["--threads", "2"]);
+    let (a, b) = (champions(&dir.join("one/tiny")), champions(&dir.join("two/tiny")));
+    assert_eq!(a.len(), 4);
+    assert!(a == b, "champion files differ between 1 and 2 threads");
+    let state = |d: &str| std::fs::read_to_string(dir.join(d).join("tiny/state.json")).unwrap();
+    assert!(
+        state("one") == state("two"),
+        "state.json differs between 1 and 2 threads"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_run_equals_an_uninterrupted_one() {
+    let dir = scratch("resume");
+    let whole = tiny_config(&dir, 4);
+    tune(&whole, &dir.join("whole"), &[]);
+    // The same run stopped after 2 generations, then resumed to 4.
+    tune(&whole, &dir.join("parts"), &["--generations", "2"]);
+    assert_eq!(champions(&dir.join("parts/tiny")).len(), 2);
+    tune(&whole, &dir.join("parts"), &["--resume"]);
+    let (whole_champions, parts_champions) = (
+        champions(&dir.join("whole/tiny")),
+        champions(&dir.join("parts/tiny")),
+    );
+    assert_eq!(whole_champions.len(), 4);
+    assert!(
+        whole_champions == parts_champions,
+        "a resumed run's champions differ from an uninterrupted run's"
+    );
+    let csv = |d: &str| std::fs::read_to_string(dir.join(d).join("tiny/generations.csv")).unwrap();
+    let rows = |text: String| {
+        text.lines()
+            .map(|l| l.split(',').take(11).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    // Everything but the timings agrees.
+    assert_eq!(rows(csv("whole")), rows(csv("parts")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_writes_a_loadable_weight_file() {
+    let dir = scratch("export");
+    let config = tiny_config(&dir, 2);
+    tune(&config, &dir.join("runs"), &[]);
+    let out = dir.join("champ.json");
+    qitune()
+        .args([
+            "export",
+            "--run",
+            dir.join("runs/tiny").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("\"generation\": 2") && text.contains("exported_from"),
+        "{text}"
+    );
+    qitune()
+        .args([
+            "match",
+            "--a",
+            out.to_str().unwrap(),
+            "--b",
+            "default",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+        ])
+        .assert()
+        .success();
+    qitune()
+        .args([
+            "export",
+            "--run",
+            dir.join("runs/tiny").to_str().unwrap(),
+            "--gen",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("no champion of generation 9"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn runs_are_protected_and_configs_checked() {
+    let dir = scratch("checks");
+    let config = tiny_config(&dir, 1);
+    tune(&config, &dir.join("runs"), &[]);
+    // Starting the same run again would overwrite it: refused.
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            dir.join("runs").to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("already exists"));
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("\"groups\":2", "\"groups\":4"),
+    )
+    .unwrap();
+    qitune()
+        .args(["tune", "--config", bad.to_str().unwrap()])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains(
+            "groups = 4 is too many for population = 6",
+        ));
+    std::fs::write(
+        &bad,
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("\"seed\":5", "\"seed\":6"),
+    )
+    .unwrap();
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            bad.to_str().unwrap(),
+            "--runs",
+            dir.join("runs").to_str().unwrap(),
+            "--resume",
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("'seed' differs"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_run_killed_mid_generation_resumes_to_the_same_champions() {
+    let dir = scratch("kill");
+    let config = tiny_config(&dir, 4);
+    tune(&config, &dir.join("whole"), &[]);
+    let runs = dir.join("killed");
+    // SIGKILL at a few moments: whatever was in progress is lost, nothing else.
+    for wait_ms in [150u64, 400] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qitune"))
+            .args([
+                "tune",
+                "--config",
+                config.to_str().unwrap(),
+                "--runs",
+                runs.to_str().unwrap(),
+                "--threads",
+                "1",
+            ])
+            .args(if runs.join("tiny").exists() {
+                &["--resume"][..]
+            } else {
+                &[][..]
+            })
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+    }
+    tune(&config, &runs, &["--resume"]);
+    assert!(
+        champions(&dir.join("whole/tiny")) == champions(&runs.join("tiny")),
+        "champions differ after kills"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
