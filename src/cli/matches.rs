@@ -44,6 +44,9 @@ pub struct Args {
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Order in which pairs take the --positions file's positions (random: a shuffle by --seed).
+    #[arg(long, value_enum, default_value = "sequential")]
+    order: Order,
     /// Random plies of each opening when no --positions file is given.
     #[arg(long, default_value_t = 4)]
     random_plies: usize,
@@ -75,6 +78,13 @@ fn numbers<T: std::str::FromStr>(flag: &str, text: &str, n: usize, shape: &str) 
         Some(v) if v.len() == n => Ok(v),
         _ => bail!("{flag} '{text}' is not {shape}"),
     }
+}
+
+/// How a match walks through a position file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Order {
+    Sequential,
+    Random,
 }
 
 fn parse_tc(text: &str) -> Result<Budget> {
@@ -116,7 +126,14 @@ pub fn run(args: Args) -> Result<()> {
         .map_err(anyhow::Error::msg)
         .context("player B")?;
     let positions = match &args.positions {
-        Some(path) => arena::read_positions(path).map_err(anyhow::Error::msg)?,
+        Some(path) => {
+            let mut boards = arena::read_positions(path).map_err(anyhow::Error::msg)?;
+            if args.order == Order::Random {
+                use rand::{seq::SliceRandom, SeedableRng};
+                boards.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
+            }
+            boards
+        }
         None => (0..args.games.div_ceil(2))
             .map(|pair| {
                 arena::random_opening(
