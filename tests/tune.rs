@@ -44,6 +44,16 @@ fn tune(config: &Path, runs: &Path, extra: &[&str]) {
         .success();
 }
 
+/// Runs `qitune ARGS` expecting failure with `needle` in the error.
+fn fails(args: &[&str], needle: &str) {
+    qitune()
+        .args(args)
+        .assert()
+        .failure()
+        .code(1)
+        .stderr(predicates::str::contains(needle));
+}
+
 fn champions(run: &Path) -> Vec<String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("champions"))
         .unwrap()
@@ -137,19 +147,19 @@ fn export_writes_a_loadable_weight_file() {
         ])
         .assert()
         .success();
-    qitune()
-        .args([
+    let run = dir.join("runs/tiny");
+    fails(
+        &[
             "export",
             "--run",
-            dir.join("runs/tiny").to_str().unwrap(),
+            run.to_str().unwrap(),
             "--gen",
             "9",
             "--out",
             out.to_str().unwrap(),
-        ])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("no champion of generation 9"));
+        ],
+        "no champion of generation 9",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -158,19 +168,15 @@ fn runs_are_protected_and_configs_checked() {
     let dir = scratch("checks");
     let config = tiny_config(&dir, 1);
     tune(&config, &dir.join("runs"), &[]);
+    let (config_arg, runs) = (config.to_str().unwrap(), dir.join("runs"));
+    let runs_arg = runs.to_str().unwrap();
     // Starting the same run again would overwrite it: refused.
-    qitune()
-        .args([
-            "tune",
-            "--config",
-            config.to_str().unwrap(),
-            "--runs",
-            dir.join("runs").to_str().unwrap(),
-        ])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("already exists"));
+    fails(
+        &["tune", "--config", config_arg, "--runs", runs_arg],
+        "already exists",
+    );
     let bad = dir.join("bad.json");
+    let bad_arg = bad.to_str().unwrap();
     std::fs::write(
         &bad,
         std::fs::read_to_string(&config)
@@ -178,13 +184,10 @@ fn runs_are_protected_and_configs_checked() {
             .replace("\"groups\":2", "\"groups\":4"),
     )
     .unwrap();
-    qitune()
-        .args(["tune", "--config", bad.to_str().unwrap()])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains(
-            "groups = 4 is too many for population = 6",
-        ));
+    fails(
+        &["tune", "--config", bad_arg],
+        "groups = 4 is too many for population = 6",
+    );
     std::fs::write(
         &bad,
         std::fs::read_to_string(&config)
@@ -192,18 +195,10 @@ fn runs_are_protected_and_configs_checked() {
             .replace("\"seed\":5", "\"seed\":6"),
     )
     .unwrap();
-    qitune()
-        .args([
-            "tune",
-            "--config",
-            bad.to_str().unwrap(),
-            "--runs",
-            dir.join("runs").to_str().unwrap(),
-            "--resume",
-        ])
-        .assert()
-        .failure()
-        .stderr(predicates::str::contains("'seed' differs"));
+    fails(
+        &["tune", "--config", bad_arg, "--runs", runs_arg, "--resume"],
+        "'seed' differs",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -201,18 +201,21 @@ pub(crate) struct Gated {
 
 const NO_GATE: Gated = Gated { leg: 0, targets: 0 };
 
-/// Horse moves from each square: four legs, each gating two targets.
-static HORSE_FORWARD: [[Gated; 4]; 90] = {
+/// Horse tables. Forward: from each square, four legs (orthogonal neighbours), each gating
+/// the two targets beyond it. Reverse: for each square, its four diagonal neighbours, each the
+/// leg of the two horse squares that would attack it through that leg.
+const fn horse_table(reverse: bool) -> [[Gated; 4]; 90] {
     let mut t = [[NO_GATE; 4]; 90];
     let mut i = 0;
     while i < 90 {
         let sq = Square::new_unchecked(i as u32);
         let mut d = 0;
         while d < 4 {
-            let (df, dr) = ORTHO[d];
+            let (df, dr) = if reverse { DIAG[d] } else { ORTHO[d] };
             if let Some(leg) = sq.offset(df, dr) {
-                // The two targets step once more along the leg's direction and once sideways.
-                let (a, b) = if df == 0 {
+                let (a, b) = if reverse {
+                    ((2 * df, dr), (df, 2 * dr))
+                } else if df == 0 {
                     ((1, 2 * dr), (-1, 2 * dr))
                 } else {
                     ((2 * df, 1), (2 * df, -1))
@@ -227,29 +230,10 @@ static HORSE_FORWARD: [[Gated; 4]; 90] = {
         i += 1;
     }
     t
-};
+}
 
-/// Horses that attack each square: four diagonal neighbours, each the leg of two horse squares.
-static HORSE_REVERSE: [[Gated; 4]; 90] = {
-    let mut t = [[NO_GATE; 4]; 90];
-    let mut i = 0;
-    while i < 90 {
-        let sq = Square::new_unchecked(i as u32);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = DIAG[d];
-            if let Some(leg) = sq.offset(df, dr) {
-                t[i][d] = Gated {
-                    leg: 1u128 << leg.index(),
-                    targets: sq_bit(sq.offset(2 * df, dr)) | sq_bit(sq.offset(df, 2 * dr)),
-                };
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    t
-};
+static HORSE_FORWARD: [[Gated; 4]; 90] = horse_table(false);
+static HORSE_REVERSE: [[Gated; 4]; 90] = horse_table(true);
 
 /// Elephant moves: four eyes, each gating one target on the elephant's own side.
 static ELEPHANT: [[Gated; 4]; 90] = {

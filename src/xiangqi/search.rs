@@ -505,29 +505,21 @@ impl Searcher {
         }
 
         let alpha_orig = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut node = NodeBest {
+            score: -INFINITY,
+            mv: None,
+            alpha,
+        };
         // The hash move is tried before any move is generated: it often cuts at once.
         if let Some(mv) = tt_move {
             let quiet = board.piece_at(mv.to()).is_none();
-            let score = self.child(board, mv, depth, alpha, beta, ply, 0, pv_node);
+            let score = self.child(board, mv, depth, node.alpha, beta, ply, 0, pv_node);
             if self.aborted {
                 return 0;
             }
-            best = score;
-            best_move = Some(mv);
-            if score > alpha {
-                alpha = score;
-                if pv_node {
-                    self.update_pv(ply, mv);
-                }
-                if score >= beta {
-                    if quiet {
-                        self.reward_quiet(board, mv, depth, ply, &[]);
-                    }
-                    self.tt.store(hash, ply, best_move, best, depth, Bound::Lower);
-                    return best;
-                }
+            if self.consider(&mut node, board, mv, score, beta, ply, depth, pv_node, quiet, &[]) {
+                self.tt.store(hash, ply, node.mv, node.score, depth, Bound::Lower);
+                return node.score;
             }
         }
         let mut moves = board.legal_moves_to_in(Bitboard::FULL, in_check);
@@ -543,37 +535,35 @@ impl Searcher {
                 continue;
             }
             let quiet = board.piece_at(mv.to()).is_none();
-            let score = self.child(board, mv, depth, alpha, beta, ply, searched, pv_node);
+            let score = self.child(board, mv, depth, node.alpha, beta, ply, searched, pv_node);
             searched += 1;
             if self.aborted {
                 return 0;
             }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        if quiet {
-                            self.reward_quiet(board, mv, depth, ply, &moves.as_slice()[..i]);
-                        }
-                        break;
-                    }
-                }
+            if self.consider(
+                &mut node,
+                board,
+                mv,
+                score,
+                beta,
+                ply,
+                depth,
+                pv_node,
+                quiet,
+                &moves.as_slice()[..i],
+            ) {
+                break;
             }
         }
         self.tt.store(
             hash,
             ply,
-            best_move,
-            best,
+            node.mv,
+            node.score,
             depth,
-            bound_of(best, alpha_orig, beta),
+            bound_of(node.score, alpha_orig, beta),
         );
-        best
+        node.score
     }
 
     fn quiescence(
@@ -711,6 +701,44 @@ impl Searcher {
         None
     }
 
+    /// Takes a searched move's score into the node's best (and its PV, killers and history);
+    /// returns true on a beta cut-off.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn consider(
+        &mut self,
+        node: &mut NodeBest,
+        board: &Board,
+        mv: Move,
+        score: Score,
+        beta: Score,
+        ply: usize,
+        depth: i32,
+        pv_node: bool,
+        quiet: bool,
+        tried: &[Move],
+    ) -> bool {
+        if score <= node.score {
+            return false;
+        }
+        node.score = score;
+        node.mv = Some(mv);
+        if score <= node.alpha {
+            return false;
+        }
+        node.alpha = score;
+        if pv_node {
+            self.update_pv(ply, mv);
+        }
+        if score < beta {
+            return false;
+        }
+        if quiet {
+            self.reward_quiet(board, mv, depth, ply, tried);
+        }
+        true
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
         self.pv[ply][0] = Some(mv);
@@ -791,6 +819,13 @@ const KILLER_1: i32 = 9_000_000;
 const KILLER_2: i32 = 8_999_999;
 const HISTORY_MAX: i32 = 1 << 20;
 const BAD_CAPTURE: i32 = -10_000_000;
+
+/// The best score and move found so far at a node, and its raised alpha.
+struct NodeBest {
+    score: Score,
+    mv: Option<Move>,
+    alpha: Score,
+}
 
 /// Moves the best-scored move among `i..` to position `i` and returns it. The first few
 /// are picked one by one (most cut-offs come early); past them, the rest is sorted once.
