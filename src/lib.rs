@@ -1,6 +1,8 @@
 //! qitune: tune a board-game engine's evaluation with an adaptive genetic algorithm whose
-//! fitness comes from self-play tournaments. Xiangqi is the main game.
+//! fitness comes from self-play tournaments. Xiangqi is the main game; the Game of the
+//! Amazons is the second.
 
+pub mod amazons;
 pub mod arena;
 pub mod fsutil;
 pub mod ga;

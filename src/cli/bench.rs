@@ -18,7 +18,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let super::GameKind::Xiangqi = args.game;
+    if args.game != super::GameKind::Xiangqi {
+        anyhow::bail!("qitune bench supports --game xiangqi only so far");
+    }
     let result = bench::run(&Weights::default(), args.depth, |i, nodes| {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
     });

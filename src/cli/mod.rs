@@ -50,4 +50,5 @@ pub fn run() -> anyhow::Result<()> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum GameKind {
     Xiangqi,
+    Amazons,
 }

@@ -25,13 +25,15 @@ pub struct Args {
     /// Print the count below each legal move first.
     #[arg(long)]
     divide: bool,
-    /// Make and unmake every leaf move instead of counting the last ply in bulk.
+    /// Make and unmake every leaf move instead of counting the last ply in bulk (Xiangqi).
     #[arg(long)]
     no_bulk: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let super::GameKind::Xiangqi = args.game;
+    if args.game == super::GameKind::Amazons {
+        return run_amazons(&args);
+    }
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
     let mut board = Board::from_fen(fen).with_context(|| format!("invalid FEN '{fen}'"))?;
     for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
@@ -53,12 +55,46 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         perft(&mut board, args.depth)
     };
+    report(args.depth, nodes, start);
+    Ok(())
+}
+
+fn run_amazons(args: &Args) -> Result<()> {
+    use qitune::amazons;
+    let fen = args.fen.as_deref().unwrap_or(amazons::START_FEN);
+    let mut board = amazons::Board::from_fen(fen).with_context(|| format!("invalid Amazons FEN '{fen}'"))?;
+    for text in args.moves.iter().flat_map(|m| m.split_whitespace()) {
+        let mv = board
+            .parse_move(text)
+            .map_err(|e| anyhow::anyhow!("{e} (in position {})", board.fen()))?;
+        board.play(mv);
+    }
+    let start = Instant::now();
+    let nodes = if args.divide && args.depth > 0 {
+        let mut total = 0;
+        for mv in board.legal_moves() {
+            board.play(mv);
+            let n = amazons::perft(&mut board, args.depth - 1);
+            board.unplay(mv);
+            println!("{mv}: {n}");
+            total += n;
+        }
+        println!();
+        total
+    } else {
+        amazons::perft(&mut board, args.depth)
+    };
+    report(args.depth, nodes, start);
+    Ok(())
+}
+
+/// Prints the speed to standard error and the count, alone, as the last line of output.
+fn report(depth: u32, nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
         "perft {}: {nodes} leaves in {secs:.3} s ({:.1} M leaves/s)",
-        args.depth,
+        depth,
         nodes as f64 / secs.max(1e-9) / 1e6
     );
     println!("{nodes}");
-    Ok(())
 }

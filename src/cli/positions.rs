@@ -44,7 +44,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let super::GameKind::Xiangqi = args.game;
+    if args.game != super::GameKind::Xiangqi {
+        anyhow::bail!("qitune positions supports --game xiangqi only so far");
+    }
     if args.count == 0 {
         bail!("--count must be at least 1");
     }

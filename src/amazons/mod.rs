@@ -1,0 +1,5 @@
+//! The Game of the Amazons (seed 004): rules and move generation.
+
+mod board;
+
+pub use board::{perft, queen_reach, AmazonsError, Board, Move, Side, START_FEN};
