@@ -80,3 +80,53 @@ fn perft_cli_and_errors() {
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("4 ranks"), "{stderr}");
 }
+
+/// Plays UCT (White if `uct_white`) against a uniformly random mover; true if UCT wins.
+fn uct_beats_random(uct_white: bool, seed: u64, playouts: u32) -> bool {
+    use qitune::amazons::eval::Weights;
+    use qitune::amazons::search::{random_move, uct, UctConfig};
+    use qitune::amazons::Side;
+    use rand::SeedableRng;
+    let weights = Weights::default();
+    let config = UctConfig {
+        playouts,
+        ..UctConfig::default()
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut board = Board::startpos();
+    let uct_side = if uct_white { Side::White } else { Side::Black };
+    for ply in 0.. {
+        let mv = if board.turn() == uct_side {
+            uct(&board, ply, &weights, &config, seed * 1000 + ply as u64).best
+        } else {
+            random_move(&board, &mut rng)
+        };
+        match mv {
+            Some(m) => {
+                assert!(board.is_legal(m));
+                board.play(m);
+            }
+            // The side to move has no move: it loses.
+            None => return board.turn() != uct_side,
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn uct_beats_random_play() {
+    let wins = (0..10u64)
+        .filter(|&g| uct_beats_random(g % 2 == 0, g, 200))
+        .count();
+    assert!(wins >= 10, "UCT won {wins} of 10 against random play");
+}
+
+#[test]
+#[ignore = "200 games, about a minute: cargo test --release --test amazons -- --ignored uct_vs_random_200"]
+fn uct_vs_random_200() {
+    let wins = (0..200u64)
+        .filter(|&g| uct_beats_random(g % 2 == 0, 1000 + g, 500))
+        .count();
+    println!("UCT (500 playouts) vs random: {wins}/200");
+    assert!(wins >= 190, "UCT won {wins} of 200");
+}

@@ -27,6 +27,30 @@ impl Side {
     }
 }
 
+/// All 100 points.
+pub(crate) const BOARD: u128 = (1u128 << 100) - 1;
+
+const fn file_mask(skip: u32) -> u128 {
+    let mut m = 0u128;
+    let mut s = 0;
+    while s < 100 {
+        if s % 10 != skip {
+            m |= 1u128 << s;
+        }
+        s += 1;
+    }
+    m
+}
+const NOT_FILE_A: u128 = file_mask(0);
+const NOT_FILE_J: u128 = file_mask(9);
+
+/// The points one king step from a set (the set itself excluded).
+#[inline]
+pub(crate) fn king_spread(b: u128) -> u128 {
+    let row = b | (b & NOT_FILE_A) >> 1 | (b & NOT_FILE_J) << 1;
+    (row | row << 10 | row >> 10) & BOARD & !b
+}
+
 /// Rays from each square in each of the 8 directions (the square itself excluded).
 /// Directions 0..4 increase the index (first blocker = lowest bit), 4..8 decrease it.
 static RAYS: [[u128; 8]; 100] = {

@@ -1,0 +1,376 @@
+//! Amazons searchers (seed 004): UCT and, for comparison, alpha-beta over the same evaluation.
+
+use super::board::{king_spread, queen_reach, Board, Move};
+use super::eval::Weights;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// UCT settings beyond the tunable constant (which lives in the weights).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UctConfig {
+    /// Playouts per search.
+    pub playouts: u32,
+    /// A node is expanded once it has been visited this often (seed: 40).
+    pub expand_after: u32,
+    /// Candidate moves kept after the cheap ordering (seed: about 400).
+    pub candidates: usize,
+    /// Children a node starts with; one more per `widen_every` visits (progressive widening).
+    pub initial_children: usize,
+    pub widen_every: u32,
+    /// Plies of random play before a playout is scored by the evaluation (seed: 6-10).
+    pub playout_plies: u32,
+}
+
+impl Default for UctConfig {
+    fn default() -> Self {
+        UctConfig {
+            playouts: 2000,
+            expand_after: 40,
+            candidates: 400,
+            initial_children: 8,
+            widen_every: 10,
+            playout_plies: 8,
+        }
+    }
+}
+
+struct Node {
+    mv: Option<Move>,
+    visits: u32,
+    /// Results for the side that played `mv` (1 a win, 1/2 even, 0 a loss).
+    wins: f64,
+    expanded: bool,
+    candidates: Vec<Move>,
+    children: Vec<u32>,
+}
+
+impl Node {
+    fn new(mv: Option<Move>) -> Node {
+        Node {
+            mv,
+            visits: 0,
+            wins: 0.0,
+            expanded: false,
+            candidates: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+/// A cheap ordering score: an amazon's room where it lands, and arrows that crowd the enemy's
+/// amazons rather than one's own.
+fn order_score(board: &Board, from: u8, to: u8, arrow: u8, occupied_after: u128) -> i32 {
+    let room = queen_reach(to as usize, occupied_after).count_ones() as i32;
+    let around = king_spread(1u128 << arrow);
+    let near = |set: u128| (around & set).count_ones() as i32;
+    let enemy = board.amazons(board.turn().flip());
+    let own = (board.amazons(board.turn()) & !(1u128 << from)) | 1u128 << to;
+    2 * room + 6 * near(enemy) - 3 * near(own)
+}
+
+/// The best `n` moves by the cheap ordering, best first.
+pub fn candidate_moves(board: &Board, n: usize) -> Vec<Move> {
+    let occupied = board.occupied();
+    let mut scored: Vec<(i32, Move)> = Vec::new();
+    board.for_each_step(|from, to, mut arrows| {
+        let after = (occupied & !(1u128 << from)) | 1u128 << to;
+        while arrows != 0 {
+            let arrow = arrows.trailing_zeros() as u8;
+            arrows &= arrows - 1;
+            let mv = Move { from, to, arrow };
+            scored.push((order_score(board, from, to, arrow, after | 1u128 << arrow), mv));
+        }
+    });
+    // Ties keep generation order, so the ordering is deterministic.
+    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.truncate(n);
+    scored.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The `k`-th legal move in generation order (k below the move count).
+fn nth_move(board: &Board, mut k: u64) -> Option<Move> {
+    let mut found = None;
+    board.for_each_step(|from, to, arrows| {
+        if found.is_some() {
+            return;
+        }
+        let n = arrows.count_ones() as u64;
+        if k < n {
+            let mut a = arrows;
+            for _ in 0..k {
+                a &= a - 1;
+            }
+            found = Some(Move {
+                from,
+                to,
+                arrow: a.trailing_zeros() as u8,
+            });
+        } else {
+            k -= n;
+        }
+    });
+    found
+}
+
+/// A uniformly random legal move, or `None` when the side to move has none.
+pub fn random_move(board: &Board, rng: &mut impl Rng) -> Option<Move> {
+    let n = board.count_moves();
+    (n > 0).then(|| nth_move(board, rng.gen_range(0..n))).flatten()
+}
+
+/// A random move for playouts: a random amazon that can move, a random landing point, a
+/// random arrow. Not uniform over all moves (an amazon with few moves gets its share), but
+/// three queen lookups instead of a pass over every move.
+pub fn playout_move(board: &Board, rng: &mut impl Rng) -> Option<Move> {
+    let occupied = board.occupied();
+    let mut movable = [0u8; 4];
+    let mut n = 0;
+    let mut mine = board.amazons(board.turn());
+    while mine != 0 {
+        let s = mine.trailing_zeros() as u8;
+        mine &= mine - 1;
+        if queen_reach(s as usize, occupied) != 0 {
+            movable[n] = s;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return None;
+    }
+    let from = movable[rng.gen_range(0..n)];
+    let to = nth_bit(queen_reach(from as usize, occupied), rng);
+    // A reachable point always has an arrow: at least back where the amazon came from.
+    let without = (occupied & !(1u128 << from)) | 1u128 << to;
+    let arrow = nth_bit(queen_reach(to as usize, without), rng);
+    Some(Move { from, to, arrow })
+}
+
+/// A uniformly chosen set bit of a non-empty set.
+fn nth_bit(mut set: u128, rng: &mut impl Rng) -> u8 {
+    for _ in 0..rng.gen_range(0..set.count_ones()) {
+        set &= set - 1;
+    }
+    set.trailing_zeros() as u8
+}
+
+/// The outcome of a UCT search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UctResult {
+    pub best: Option<Move>,
+    /// The best move's mean result for the side to move.
+    pub value: f64,
+    pub playouts: u32,
+}
+
+/// UCT over the Amazons evaluation; a playout-limited search is deterministic for a seed.
+pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConfig, seed: u64) -> UctResult {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut nodes = vec![Node::new(None)];
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    for _ in 0..config.playouts.max(1) {
+        let mut b = board.clone();
+        let mut ply = plies_played;
+        let mut node = 0usize;
+        path.clear();
+        path.push(0);
+        loop {
+            if !nodes[node].expanded {
+                if node != 0 && nodes[node].visits < config.expand_after {
+                    break;
+                }
+                nodes[node].candidates = candidate_moves(&b, config.candidates);
+                nodes[node].expanded = true;
+            }
+            if nodes[node].candidates.is_empty() {
+                break;
+            }
+            let allowed = (config.initial_children
+                + (nodes[node].visits / config.widen_every.max(1)) as usize)
+                .min(nodes[node].candidates.len());
+            while nodes[node].children.len() < allowed {
+                let mv = nodes[node].candidates[nodes[node].children.len()];
+                nodes.push(Node::new(Some(mv)));
+                let id = (nodes.len() - 1) as u32;
+                nodes[node].children.push(id);
+            }
+            let parent_visits = nodes[node].visits.max(1) as f64;
+            let c = weights.uct_c;
+            let child = *nodes[node]
+                .children
+                .iter()
+                .max_by(|&&x, &&y| {
+                    let ucb = |i: u32| {
+                        let n = &nodes[i as usize];
+                        if n.visits == 0 {
+                            f64::INFINITY
+                        } else {
+                            n.wins / n.visits as f64 + c * (parent_visits.ln() / n.visits as f64).sqrt()
+                        }
+                    };
+                    // On equal values the earlier (better ordered) child wins.
+                    ucb(x)
+                        .partial_cmp(&ucb(y))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then(y.cmp(&x))
+                })
+                .expect("a node with candidates has children");
+            b.play(nodes[child as usize].mv.expect("children have moves"));
+            ply += 1;
+            node = child as usize;
+            path.push(child);
+        }
+        // The result for the side to move at the leaf.
+        let mut result = simulate(&mut b, ply, weights, config.playout_plies, &mut rng);
+        for &id in path.iter().rev() {
+            let n = &mut nodes[id as usize];
+            n.visits += 1;
+            // A node's wins are its mover's: the side not to move at it.
+            n.wins += 1.0 - result;
+            result = 1.0 - result;
+        }
+    }
+    let root = &nodes[0];
+    let best = root.children.iter().copied().max_by(|&x, &y| {
+        nodes[x as usize]
+            .visits
+            .cmp(&nodes[y as usize].visits)
+            .then(y.cmp(&x))
+    });
+    match best {
+        Some(id) => {
+            let n = &nodes[id as usize];
+            UctResult {
+                best: n.mv,
+                value: n.wins / n.visits.max(1) as f64,
+                playouts: config.playouts,
+            }
+        }
+        None => UctResult {
+            best: None,
+            value: 0.0,
+            playouts: config.playouts,
+        },
+    }
+}
+
+/// Random play for `plies`, then the evaluation's verdict: the result for the side to move
+/// at the start (1 a win, 0 a loss, 1/2 level).
+fn simulate(board: &mut Board, mut ply: u32, weights: &Weights, plies: u32, rng: &mut impl Rng) -> f64 {
+    let start = board.turn();
+    for _ in 0..plies {
+        match playout_move(board, rng) {
+            Some(mv) => {
+                board.play(mv);
+                ply += 1;
+            }
+            // No move: the side to move has lost.
+            None => return if board.turn() == start { 0.0 } else { 1.0 },
+        }
+    }
+    if !board.has_move() {
+        return if board.turn() == start { 0.0 } else { 1.0 };
+    }
+    let v = weights.evaluate(board, ply);
+    let for_mover = if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        0.0
+    } else {
+        0.5
+    };
+    if board.turn() == start {
+        for_mover
+    } else {
+        1.0 - for_mover
+    }
+}
+
+/// Alpha-beta over the evaluation, each node limited to its `width` best moves by the cheap
+/// ordering: the classical searcher UCT is compared with.
+pub fn alphabeta(
+    board: &mut Board,
+    plies_played: u32,
+    weights: &Weights,
+    depth: u32,
+    width: usize,
+) -> (Option<Move>, f64) {
+    fn negamax(
+        b: &mut Board,
+        ply: u32,
+        w: &Weights,
+        depth: u32,
+        width: usize,
+        mut alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        if depth == 0 {
+            return w.evaluate(b, ply);
+        }
+        let moves = candidate_moves(b, width);
+        if moves.is_empty() {
+            return -1000.0 - depth as f64; // no move loses; sooner is worse
+        }
+        let mut best = f64::NEG_INFINITY;
+        for mv in moves {
+            b.play(mv);
+            let v = -negamax(b, ply + 1, w, depth - 1, width, -beta, -alpha);
+            b.unplay(mv);
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+    let moves = candidate_moves(board, width);
+    let mut best = (moves.first().copied(), f64::NEG_INFINITY);
+    for mv in moves {
+        board.play(mv);
+        let v = -negamax(
+            board,
+            plies_played + 1,
+            weights,
+            depth.saturating_sub(1),
+            width,
+            f64::NEG_INFINITY,
+            -best.1,
+        );
+        board.unplay(mv);
+        if v > best.1 {
+            best = (Some(mv), v);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_are_legal_and_ordered() {
+        let b = Board::startpos();
+        let c = candidate_moves(&b, 400);
+        assert_eq!(c.len(), 400);
+        assert!(c.iter().all(|&m| b.is_legal(m)));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..50 {
+            assert!(b.is_legal(random_move(&b, &mut rng).unwrap()));
+            assert!(b.is_legal(playout_move(&b, &mut rng).unwrap()));
+        }
+    }
+
+    #[test]
+    fn uct_is_deterministic_and_legal() {
+        let b = Board::startpos();
+        let w = Weights::default();
+        let cfg = UctConfig {
+            playouts: 300,
+            ..UctConfig::default()
+        };
+        let a = uct(&b, 0, &w, &cfg, 7);
+        assert_eq!(a, uct(&b, 0, &w, &cfg, 7));
+        assert!(b.is_legal(a.best.unwrap()));
+    }
+}
