@@ -82,7 +82,7 @@ pub fn candidate_moves(board: &Board, n: usize) -> Vec<Move> {
         }
     });
     // Ties keep generation order, so the ordering is deterministic.
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     scored.truncate(n);
     scored.into_iter().map(|(_, m)| m).collect()
 }
