@@ -12,7 +12,7 @@
 //! The weights that combine them depend on the phase (moves played): the widely used table for
 //! turns 1-15, 16-35 and 36 on is the hand-set default. All weights are tunable parameters.
 
-use super::board::{king_spread, queen_reach, Board, Side, BOARD};
+use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
 use crate::params::{Params, Spec};
 
 /// The game name in weight files.
@@ -156,12 +156,7 @@ fn distances(sources: u128, occupied: u128, queen: bool) -> [u8; 100] {
         d += 1;
         let mut next = 0u128;
         if queen {
-            let mut f = frontier;
-            while f != 0 {
-                let s = f.trailing_zeros() as usize;
-                f &= f - 1;
-                next |= queen_reach(s, occupied);
-            }
+            next = queen_fill(frontier, empty);
         } else {
             next = king_spread(frontier);
         }
