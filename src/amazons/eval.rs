@@ -154,12 +154,11 @@ fn distances(sources: u128, occupied: u128, queen: bool) -> [u8; 100] {
     let mut d = 0u8;
     while frontier != 0 {
         d += 1;
-        let mut next = 0u128;
-        if queen {
-            next = queen_fill(frontier, empty);
+        let mut next = if queen {
+            queen_fill(frontier, empty)
         } else {
-            next = king_spread(frontier);
-        }
+            king_spread(frontier)
+        };
         next &= empty & !seen;
         seen |= next;
         let mut n = next;
