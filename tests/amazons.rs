@@ -45,6 +45,23 @@ fn perft_suite_deep() {
 }
 
 #[test]
+fn bench_reports_playouts() {
+    let out = Command::cargo_bin("qitune")
+        .unwrap()
+        .args(["bench", "--game", "amazons"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let last: Vec<&str> = stdout.lines().last().unwrap().split(' ').collect();
+    assert_eq!(
+        (last[0], last[1], last[2], last[4]),
+        ("bench:", "120000", "nodes", "nps"),
+        "{stdout}"
+    );
+    assert!(last[3].parse::<u64>().is_ok());
+}
+
+#[test]
 fn perft_cli_and_errors() {
     let out = Command::cargo_bin("qitune")
         .unwrap()

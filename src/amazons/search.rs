@@ -344,6 +344,31 @@ pub fn alphabeta(
     best
 }
 
+/// The fixed Amazons benchmark: UCT with a fixed number of playouts from the start and from
+/// positions after seeded random plies. Returns (playouts, seconds).
+pub fn bench(playouts: u32) -> (u64, f64) {
+    let weights = Weights::default();
+    let config = UctConfig {
+        playouts,
+        ..UctConfig::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(2010);
+    let mut total = 0u64;
+    let start = std::time::Instant::now();
+    for plies in [0u32, 6, 12, 20, 30, 40] {
+        let mut board = Board::startpos();
+        for _ in 0..plies {
+            match random_move(&board, &mut rng) {
+                Some(m) => board.play(m),
+                None => break,
+            }
+        }
+        uct(&board, plies, &weights, &config, plies as u64);
+        total += config.playouts as u64;
+    }
+    (total, start.elapsed().as_secs_f64())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

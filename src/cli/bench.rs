@@ -3,10 +3,10 @@
 use anyhow::Result;
 use qitune::xiangqi::{bench, eval::Weights};
 
-/// Search a fixed list of positions to a fixed depth; the node count is the engine's
-/// behaviour checksum.
+/// Search a fixed list of positions to a fixed depth (Amazons: UCT with fixed playouts); the
+/// node count is the engine's behaviour checksum.
 ///
-/// The last line is `bench: NODES nodes NPS nps`.
+/// The last line is `bench: NODES nodes NPS nps` (for Amazons the nodes are playouts).
 #[derive(clap::Args)]
 pub struct Args {
     /// The game.
@@ -18,8 +18,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if args.game != super::GameKind::Xiangqi {
-        anyhow::bail!("qitune bench supports --game xiangqi only so far");
+    if args.game == super::GameKind::Amazons {
+        let (playouts, secs) = qitune::amazons::search::bench(20_000);
+        eprintln!("{secs:.3} s");
+        println!(
+            "bench: {playouts} nodes {} nps",
+            (playouts as f64 / secs.max(1e-9)) as u64
+        );
+        return Ok(());
     }
     let result = bench::run(&Weights::default(), args.depth, |i, nodes| {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
