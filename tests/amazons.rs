@@ -210,3 +210,35 @@ fn uct_vs_alphabeta() {
         100.0 * err
     );
 }
+
+#[test]
+fn balanced_openings_are_reproducible() {
+    let dir = std::env::temp_dir().join(format!("qitune-amazons-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str| {
+        let out = dir.join(name);
+        Command::cargo_bin("qitune")
+            .unwrap()
+            .args([
+                "positions",
+                "--game",
+                "amazons",
+                "--count",
+                "3",
+                "--window",
+                "25",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .assert()
+            .success();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let a = run("a.fen");
+    assert_eq!(a, run("b.fen"));
+    assert_eq!(a.lines().count(), 3);
+    for line in a.lines() {
+        Board::from_fen(line).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -32,7 +32,8 @@ pub struct Args {
     /// Search depth of the judgement.
     #[arg(long, default_value_t = 6)]
     depth: u32,
-    /// Keep positions scored within +-WINDOW (the engine's units: a rook is about 900).
+    /// Keep positions scored within +-WINDOW (Xiangqi: the engine's units, a rook is about 900;
+    /// Amazons: hundredths of the expected result around one half).
     #[arg(long, default_value_t = 60)]
     window: i32,
     /// Candidates to try when generating from the start position [default: 4 x count].
@@ -44,8 +45,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    if args.game != super::GameKind::Xiangqi {
-        anyhow::bail!("qitune positions supports --game xiangqi only so far");
+    if args.game == super::GameKind::Amazons {
+        return amazons(&args);
     }
     if args.count == 0 {
         bail!("--count must be at least 1");
@@ -102,5 +103,31 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     println!("{} positions written to {}", kept.len(), args.out.display());
+    Ok(())
+}
+
+/// Amazons openings: the start position after seeded random plies (8 by default), kept when
+/// a 2,000-playout UCT search finds them balanced (expected result within --window / 100
+/// of one half).
+fn amazons(args: &Args) -> Result<()> {
+    if args.from.is_some() {
+        bail!("--from is for Xiangqi; Amazons openings grow from the start position");
+    }
+    if args.count == 0 {
+        bail!("--count must be at least 1");
+    }
+    let plies = args.random_plies.unwrap_or(8) as u32;
+    let window = (args.window as f64 / 100.0).clamp(0.0, 0.5);
+    let boards = qitune::amazons::search::openings(args.count, plies, 2000, window, args.seed);
+    if boards.is_empty() {
+        bail!("no candidate passed (balanced within {window} of one half)");
+    }
+    let text: String = boards.iter().map(|b| b.fen() + "\n").collect();
+    qitune::fsutil::write_atomic(&args.out, text.as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    if boards.len() < args.count {
+        eprintln!("only {} balanced openings found; wrote them all", boards.len());
+    }
+    println!("{} positions written to {}", boards.len(), args.out.display());
     Ok(())
 }
