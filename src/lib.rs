@@ -6,5 +6,6 @@ pub mod amazons;
 pub mod arena;
 pub mod fsutil;
 pub mod ga;
+pub mod game;
 pub mod params;
 pub mod xiangqi;

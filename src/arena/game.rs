@@ -46,6 +46,8 @@ pub enum Ending {
     Resignation,
     /// Adjudicated: both engines agreed the game was level.
     AgreedDraw,
+    /// The loser had no move (the Game of the Amazons).
+    NoMove,
 }
 
 impl std::fmt::Display for Ending {
@@ -57,15 +59,17 @@ impl std::fmt::Display for Ending {
             Ending::IllegalMove => f.write_str("illegal move"),
             Ending::Resignation => f.write_str("adjudicated loss"),
             Ending::AgreedDraw => f.write_str("adjudicated draw"),
+            Ending::NoMove => f.write_str("no move"),
         }
     }
 }
 
-/// Everything about one finished game.
+/// Everything about one finished game. `Color::Red` stands for the first player's side in
+/// any game (White in Amazons).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameRecord<M = Move> {
     pub start_fen: String,
-    pub moves: Vec<Move>,
+    pub moves: Vec<M>,
     /// The winner, or `None` for a draw.
     pub winner: Option<Color>,
     pub ending: Ending,
@@ -89,8 +93,8 @@ pub struct Adjudication {
 }
 
 impl Adjudication {
-    /// The adjudicated outcome after the moves in `record`, if any.
-    fn judge(&self, record: &GameRecord, start: Color) -> Option<(Option<Color>, Ending)> {
+    /// The adjudicated outcome after the moves in `record`, if any; `start` moved first.
+    pub fn judge<M>(&self, record: &GameRecord<M>, start: Color) -> Option<(Option<Color>, Ending)> {
         let n = record.scores.len();
         // Scores turned to Red's point of view; ply i was played by `start` when i is even.
         let red_view = |i: usize| {
@@ -118,7 +122,7 @@ impl Adjudication {
     }
 }
 
-impl GameRecord {
+impl<M> GameRecord<M> {
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
@@ -126,8 +130,8 @@ impl GameRecord {
 
 /// One side of a game: its evaluation and its budget.
 #[derive(Clone, Debug)]
-pub struct Player {
-    pub weights: Weights,
+pub struct Player<W = Weights> {
+    pub weights: W,
     pub budget: Budget,
 }
 

@@ -6,9 +6,8 @@ pub mod positions;
 pub mod rating;
 pub mod stats;
 
-use crate::params::Params;
-use crate::xiangqi::eval::{self, Weights};
-use crate::xiangqi::protocol::load_weights;
+use crate::game::{Game, XiangqiGame};
+use crate::params::{Params, WeightFile};
 use crate::xiangqi::Board;
 use game::{GameRecord, Player};
 use rand::{Rng, SeedableRng};
@@ -16,30 +15,39 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Reads a player: `default` (hand-set weights), `material` (material only), `random:SEED`
-/// (every weight drawn at random, reproducibly), or the path of a weight file.
-pub fn player_weights(spec: &str) -> Result<Weights, String> {
-    match spec {
-        "default" => Ok(Weights::default()),
-        "material" => Ok(Weights::new(&eval::material_only_params())),
-        _ => match spec.strip_prefix("random:") {
-            Some(seed) => {
-                let seed: u64 = seed
-                    .parse()
-                    .map_err(|_| format!("'{spec}': the seed after 'random:' must be a whole number"))?;
-                Ok(Weights::new(&Params::random(
-                    eval::specs(),
-                    &mut ChaCha8Rng::seed_from_u64(seed),
-                )))
-            }
-            None => load_weights(Path::new(spec)),
-        },
+/// Reads a player: `default` (hand-set weights), `random:SEED` (every weight drawn at random,
+/// reproducibly), a game's own names (Xiangqi: `material`), or the path of a weight file.
+pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
+    if spec == "default" {
+        return Ok(G::weights(&Params::defaults(G::specs())));
+    }
+    if let Some(w) = G::named_player(spec) {
+        return Ok(w);
+    }
+    match spec.strip_prefix("random:") {
+        Some(seed) => {
+            let seed: u64 = seed
+                .parse()
+                .map_err(|_| format!("'{spec}': the seed after 'random:' must be a whole number"))?;
+            Ok(G::weights(&Params::random(
+                G::specs(),
+                &mut ChaCha8Rng::seed_from_u64(seed),
+            )))
+        }
+        None => load_weights::<G>(Path::new(spec)),
     }
 }
 
-/// Reads start positions: one FEN per line (EPD lines too: fields after the side to move
-/// are ignored when they are not clocks), `#` comments and blank lines skipped.
-pub fn read_positions(path: &Path) -> Result<Vec<Board>, String> {
+/// Reads a weight file of game `G`, with a message naming what is wrong.
+pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, String> {
+    let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let params = Params::from_weight_file(&file, G::NAME, G::specs())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(G::weights(&params))
+}
+
+/// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.
+pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -47,11 +55,7 @@ pub fn read_positions(path: &Path) -> Result<Vec<Board>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let board = Board::from_fen(line).or_else(|e| {
-            let fields: Vec<&str> = line.split_whitespace().take(2).collect();
-            Board::from_fen(&fields.join(" ")).map_err(|_| e)
-        });
-        boards.push(board.map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?);
+        boards.push(G::parse_position(line).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?);
     }
     if boards.is_empty() {
         return Err(format!("{} holds no positions", path.display()));
@@ -76,11 +80,11 @@ pub fn random_opening(seed: u64, plies: usize) -> Board {
 
 /// A match between players A and B.
 #[derive(Clone, Debug)]
-pub struct Match {
-    pub a: Player,
-    pub b: Player,
+pub struct Match<G: Game = XiangqiGame> {
+    pub a: Player<G::Weights>,
+    pub b: Player<G::Weights>,
     /// Start positions, used pair by pair in this order (wrapping around).
-    pub positions: Vec<Board>,
+    pub positions: Vec<G::Board>,
     /// Games to play; each position is played twice with colours swapped.
     pub games: usize,
     pub max_plies: usize,
@@ -93,13 +97,14 @@ pub struct Match {
 
 /// One played game of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
+pub struct Played<G: Game = XiangqiGame> {
     pub index: usize,
+    /// Whether A had the first player's side (Red, White).
     pub a_is_red: bool,
-    pub record: GameRecord,
+    pub record: GameRecord<G::Move>,
 }
 
-impl Played {
+impl<G: Game> Played<G> {
     /// The result from A's point of view: 1, 1/2 or 0 as (win, draw, loss).
     pub fn a_result(&self) -> stats::Wdl {
         let a_color = if self.a_is_red {
@@ -124,25 +129,25 @@ impl Played {
     }
 }
 
-impl Match {
+impl<G: Game> Match<G> {
     /// Plays every game on a pool of `threads` workers, calling `done` as each finishes.
     /// The results come back in schedule order, the same for any number of threads. With an
     /// SPRT, games are played in batches of a fixed size and the match ends at the first
     /// game pair (in schedule order) after which the test decides; later games are dropped.
-    pub fn run(&self, threads: usize, done: impl Fn(&Played) + Sync) -> Result<Vec<Played>, String> {
+    pub fn run(&self, threads: usize, done: impl Fn(&Played<G>) + Sync) -> Result<Vec<Played<G>>, String> {
         const BATCH: usize = 64;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let mut played: Vec<Played> = Vec::with_capacity(self.games);
+        let mut played: Vec<Played<G>> = Vec::with_capacity(self.games);
         let mut wdl = stats::Wdl::default();
         while played.len() < self.games {
             let end = match self.sprt {
                 Some(_) => (played.len() + BATCH).min(self.games),
                 None => self.games,
             };
-            let batch: Vec<Played> = pool.install(|| {
+            let batch: Vec<Played<G>> = pool.install(|| {
                 (played.len()..end)
                     .into_par_iter()
                     .map(|index| {
@@ -171,7 +176,7 @@ impl Match {
     }
 
     /// Game `index`: pair `index / 2` on its position; A has Red in the pair's first game.
-    pub fn play(&self, index: usize) -> Played {
+    pub fn play(&self, index: usize) -> Played<G> {
         let start = &self.positions[(index / 2) % self.positions.len()];
         let a_is_red = index % 2 == 0;
         let (red, black) = if a_is_red {
@@ -182,13 +187,13 @@ impl Match {
         Played {
             index,
             a_is_red,
-            record: game::play(start, red, black, self.max_plies, &self.adjudication, self.tt_mb),
+            record: G::play(start, red, black, self.max_plies, &self.adjudication, self.tt_mb),
         }
     }
 }
 
 /// Sums results from A's point of view.
-pub fn tally(played: &[Played]) -> stats::Wdl {
+pub fn tally<G: Game>(played: &[Played<G>]) -> stats::Wdl {
     played.iter().fold(stats::Wdl::default(), |acc, p| {
         let r = p.a_result();
         stats::Wdl {
@@ -205,14 +210,14 @@ mod tests {
     use super::*;
     use crate::xiangqi::Xiangqi;
 
-    fn small_match(games: usize, max_plies: usize) -> Match {
+    fn small_match(games: usize, max_plies: usize) -> Match<XiangqiGame> {
         Match {
             a: Player {
-                weights: player_weights("default").unwrap(),
+                weights: player_weights::<XiangqiGame>("default").unwrap(),
                 budget: Budget::Nodes(300),
             },
             b: Player {
-                weights: player_weights("random:3").unwrap(),
+                weights: player_weights::<XiangqiGame>("random:3").unwrap(),
                 budget: Budget::Nodes(300),
             },
             positions: (0..games as u64).map(|s| random_opening(s, 6)).collect(),
@@ -254,11 +259,13 @@ mod tests {
 
     #[test]
     fn players_and_positions_are_checked() {
-        assert!(player_weights("random:abc").unwrap_err().contains("random:abc"));
-        assert!(player_weights("/no/such/weights.json").is_err());
+        assert!(player_weights::<XiangqiGame>("random:abc")
+            .unwrap_err()
+            .contains("random:abc"));
+        assert!(player_weights::<XiangqiGame>("/no/such/weights.json").is_err());
         assert_ne!(
-            format!("{:?}", player_weights("random:1")),
-            format!("{:?}", player_weights("random:2"))
+            format!("{:?}", player_weights::<XiangqiGame>("random:1")),
+            format!("{:?}", player_weights::<XiangqiGame>("random:2"))
         );
     }
 }

@@ -6,7 +6,7 @@ use crate::xiangqi::Color;
 use std::fmt::Write;
 
 /// The PGN result token of a game.
-pub fn result_token(record: &GameRecord) -> &'static str {
+pub fn result_token<M>(record: &GameRecord<M>) -> &'static str {
     match record.winner {
         Some(Color::Red) => "1-0",
         Some(Color::Black) => "0-1",
@@ -14,15 +14,23 @@ pub fn result_token(record: &GameRecord) -> &'static str {
     }
 }
 
-/// One game as PGN. No date or clock is written, so the same games give the same bytes.
-pub fn game(record: &GameRecord, event: &str, round: usize, red: &str, black: &str) -> String {
+/// One game as PGN (`game` is the Game tag: "Chinese Chess", "Amazons"). No date or clock is
+/// written, so the same games give the same bytes.
+pub fn game<M: std::fmt::Display>(
+    record: &GameRecord<M>,
+    game: &str,
+    event: &str,
+    round: usize,
+    red: &str,
+    black: &str,
+) -> String {
     let mut s = String::new();
     let result = result_token(record);
     let tag = |s: &mut String, k: &str, v: &str| {
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
         writeln!(s, "[{k} \"{v}\"]").expect("write to String");
     };
-    tag(&mut s, "Game", "Chinese Chess");
+    tag(&mut s, "Game", game);
     tag(&mut s, "Event", event);
     tag(&mut s, "Site", "qitune");
     tag(&mut s, "Round", &round.to_string());
@@ -30,7 +38,9 @@ pub fn game(record: &GameRecord, event: &str, round: usize, red: &str, black: &s
     tag(&mut s, "Black", black);
     tag(&mut s, "Result", result);
     tag(&mut s, "FEN", &record.start_fen);
-    tag(&mut s, "Format", "ICCS");
+    if game == "Chinese Chess" {
+        tag(&mut s, "Format", "ICCS");
+    }
     let termination = match record.ending {
         Ending::Rules(t) => t.to_string(),
         other => other.to_string(),

@@ -3,7 +3,6 @@
 use anyhow::{bail, Context, Result};
 use qitune::ga::run::{champion_path, last_champion};
 use qitune::params::{Params, WeightFile};
-use qitune::xiangqi::eval;
 use std::path::PathBuf;
 
 /// Write a run's champion (of the last generation, or of --gen) as a weight file that
@@ -37,7 +36,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
-    let params = Params::from_weight_file(&file, eval::GAME, eval::specs())
+    let specs = qitune::game::specs_for(&file.game)
+        .with_context(|| format!("{}: unknown game '{}'", path.display(), file.game))?;
+    let params = Params::from_weight_file(&file, &file.game, specs)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut provenance = file.provenance.clone();
     if let Some(map) = provenance.as_object_mut() {
@@ -47,7 +48,7 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     params
-        .to_weight_file(eval::GAME, provenance)
+        .to_weight_file(&file.game, provenance)
         .write(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(

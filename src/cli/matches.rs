@@ -5,6 +5,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use qitune::arena::game::{Adjudication, Budget, Ending, Player};
 use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
 use qitune::arena::{self, pgn, Match};
+use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -16,6 +17,9 @@ use std::time::{Duration, Instant};
 /// or a weight file.
 #[derive(clap::Args)]
 pub struct Args {
+    /// The game.
+    #[arg(long, value_enum, default_value = "xiangqi")]
+    game: super::GameKind,
     /// Player A (results are given from A's point of view).
     #[arg(long)]
     a: String,
@@ -108,6 +112,18 @@ fn parse_tc(text: &str) -> Result<Budget> {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    match args.game {
+        super::GameKind::Xiangqi => run_game::<XiangqiGame>(args, "Chinese Chess"),
+        super::GameKind::Amazons => {
+            if args.tc.is_some() {
+                bail!("Amazons matches take --nodes (UCT playouts a move) or --depth (alpha-beta), not --tc");
+            }
+            run_game::<AmazonsGame>(args, "Amazons")
+        }
+    }
+}
+
+fn run_game<G: Game>(args: Args, pgn_game: &str) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -119,15 +135,15 @@ pub fn run(args: Args) -> Result<()> {
         (_, _, Some(tc)) => parse_tc(tc)?,
         _ => Budget::Nodes(10_000),
     };
-    let a = arena::player_weights(&args.a)
+    let a = arena::player_weights::<G>(&args.a)
         .map_err(anyhow::Error::msg)
         .context("player A")?;
-    let b = arena::player_weights(&args.b)
+    let b = arena::player_weights::<G>(&args.b)
         .map_err(anyhow::Error::msg)
         .context("player B")?;
     let positions = match &args.positions {
         Some(path) => {
-            let mut boards = arena::read_positions(path).map_err(anyhow::Error::msg)?;
+            let mut boards = arena::read_positions::<G>(path).map_err(anyhow::Error::msg)?;
             if args.order == Order::Random {
                 use rand::{seq::SliceRandom, SeedableRng};
                 boards.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
@@ -136,7 +152,7 @@ pub fn run(args: Args) -> Result<()> {
         }
         None => (0..args.games.div_ceil(2))
             .map(|pair| {
-                arena::random_opening(
+                G::random_opening(
                     args.seed.wrapping_mul(1_000_003).wrapping_add(pair as u64),
                     args.random_plies,
                 )
@@ -174,7 +190,7 @@ pub fn run(args: Args) -> Result<()> {
         }
         adjudication.draw = Some((v[0].min(i32::MAX as i64) as i32, v[1] as usize, v[2] as usize));
     }
-    let m = Match {
+    let m: Match<G> = Match {
         a: Player { weights: a, budget },
         b: Player { weights: b, budget },
         positions,
@@ -297,7 +313,14 @@ pub fn run(args: Args) -> Result<()> {
             } else {
                 (&args.b, &args.a)
             };
-            text.push_str(&pgn::game(&p.record, "qitune match", p.index + 1, red, black));
+            text.push_str(&pgn::game(
+                &p.record,
+                pgn_game,
+                "qitune match",
+                p.index + 1,
+                red,
+                black,
+            ));
         }
         qitune::fsutil::write_atomic(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--depth must be at least 1 and --window not negative");
     }
     let candidates = match &args.from {
-        Some(path) => arena::read_positions(path).map_err(anyhow::Error::msg)?,
+        Some(path) => arena::read_positions::<qitune::game::XiangqiGame>(path).map_err(anyhow::Error::msg)?,
         None => vec![qitune::xiangqi::Board::startpos(); args.candidates.unwrap_or(4 * args.count)],
     };
     let filter = positions::Filter {

@@ -8,6 +8,7 @@ use qitune::arena::rating::Crosstable;
 use qitune::arena::{self, Match};
 use qitune::ga::config::Config;
 use qitune::ga::run::champion_path;
+use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -42,6 +43,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    let text = std::fs::read_to_string(args.run.join("config.json"))
+        .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
+    let config: Config =
+        serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
+    match config.game.as_str() {
+        "amazons" => round_robin::<AmazonsGame>(args, config),
+        _ => round_robin::<XiangqiGame>(args, config),
+    }
+}
+
+fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     if args.games_per_pair == 0 || args.games_per_pair % 2 == 1 {
         bail!("--games-per-pair must be a positive even number (each opening is played with both colours)");
     }
@@ -61,27 +73,22 @@ pub fn run(args: Args) -> Result<()> {
         }
         names.push(format!("gen-{g:04}"));
         players.push(
-            arena::player_weights(path.to_str().context("a readable path")?).map_err(anyhow::Error::msg)?,
+            arena::player_weights::<G>(path.to_str().context("a readable path")?)
+                .map_err(anyhow::Error::msg)?,
         );
     }
     for k in 1..=args.random {
         names.push(format!("random:{k}"));
-        players.push(arena::player_weights(&format!("random:{k}")).map_err(anyhow::Error::msg)?);
+        players.push(arena::player_weights::<G>(&format!("random:{k}")).map_err(anyhow::Error::msg)?);
     }
     if players.len() < 2 {
         bail!("a round robin needs at least two players (give more --gens or --random)");
     }
     let positions_path = match &args.positions {
         Some(p) => p.clone(),
-        None => {
-            let text = std::fs::read_to_string(args.run.join("config.json"))
-                .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
-            let config: Config =
-                serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
-            PathBuf::from(&config.environments[0].positions)
-        }
+        None => PathBuf::from(&config.environments[0].positions),
     };
-    let positions = arena::read_positions(&positions_path).map_err(anyhow::Error::msg)?;
+    let positions = arena::read_positions::<G>(&positions_path).map_err(anyhow::Error::msg)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -102,7 +109,7 @@ pub fn run(args: Args) -> Result<()> {
         let openings: Vec<_> = (0..openings_per_pair)
             .map(|k| positions[(start + k) % positions.len()].clone())
             .collect();
-        let m = Match {
+        let m: Match<G> = Match {
             a: Player {
                 weights: players[i].clone(),
                 budget,

@@ -4,6 +4,7 @@ use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::ga::config::Config;
 use qitune::ga::run::Run;
+use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::path::{Path, PathBuf};
 
 /// Tune the evaluation with the adaptive GA; the run lives in runs/<name>/.
@@ -28,17 +29,24 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let config = Config::read(&args.config).map_err(anyhow::Error::msg)?;
+    match config.game.as_str() {
+        "amazons" => tune::<AmazonsGame>(args, config),
+        _ => tune::<XiangqiGame>(args, config),
+    }
+}
+
+fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
     let config_generations = config.generations;
     let dir = args.runs.join(&config.name);
     let mut run = if args.resume {
-        let run = Run::resume(&dir).map_err(anyhow::Error::msg)?;
+        let run = Run::<G>::resume(&dir).map_err(anyhow::Error::msg)?;
         config.check_same_run(&run.config).map_err(|e| {
             anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
         })?;
         run
     } else {
         let config_dir = args.config.parent().unwrap_or(Path::new("."));
-        Run::create(config, config_dir, &args.runs).map_err(anyhow::Error::msg)?
+        Run::<G>::create(config, config_dir, &args.runs).map_err(anyhow::Error::msg)?
     };
     // The target: --generations, else what the configuration asks for (also on a resume,
     // so that a run stopped early with --generations goes on to the configured end).

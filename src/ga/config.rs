@@ -94,8 +94,8 @@ impl Config {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
             return Err(format!("name '{}' must be a plain folder name", self.name));
         }
-        if self.game != "xiangqi" {
-            return Err(format!("game '{}' cannot be tuned (xiangqi can)", self.game));
+        if crate::game::specs_for(&self.game).is_none() {
+            return Err(format!("game '{}' is unknown (xiangqi or amazons)", self.game));
         }
         if self.groups < 2 {
             return Err(format!(

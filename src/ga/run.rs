@@ -9,11 +9,11 @@
 
 use super::config::{resolve, Config, Init};
 use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
-use crate::arena::game::{self, Adjudication, Budget, Player};
+use crate::arena::game::{Adjudication, Budget, GameRecord, Player};
 use crate::arena::read_positions;
+use crate::game::{Game, XiangqiGame};
 use crate::params::{Params, WeightFile};
-use crate::xiangqi::eval::{self, Weights};
-use crate::xiangqi::{Board, Color};
+use crate::xiangqi::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -56,15 +56,15 @@ pub struct GenerationStats {
     pub games_per_s: f64,
 }
 
-/// A tuning run bound to its folder.
-pub struct Run {
+/// A tuning run of game `G` bound to its folder.
+pub struct Run<G: Game = XiangqiGame> {
     pub dir: PathBuf,
     pub config: Config,
     layout: Layout,
     base: Params,
     state: State,
     /// Positions per environment, loaded once.
-    positions: Vec<Vec<Board>>,
+    positions: Vec<Vec<G::Board>>,
 }
 
 /// Mixes the run seed with a generation and a purpose into a stream seed.
@@ -92,9 +92,9 @@ fn genome_from_string(s: &str, len: usize) -> Result<Genome, String> {
     Ok(s.bytes().map(|b| b - b'0').collect())
 }
 
-impl Run {
+impl<G: Game> Run<G> {
     /// Starts a new run in `runs_dir/<name>`; the folder must not exist yet.
-    pub fn create(mut config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Run, String> {
+    pub fn create(mut config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Run<G>, String> {
         let dir = runs_dir.join(&config.name);
         if dir.exists() {
             return Err(format!(
@@ -102,8 +102,8 @@ impl Run {
                 dir.display()
             ));
         }
-        let (layout, base, positions) = prepare(&config, config_dir)?;
-        let population = initial_population(&config, &layout, &base);
+        let (layout, base, positions) = prepare::<G>(&config, config_dir)?;
+        let population = initial_population::<G>(&config, &layout, &base);
         // The saved configuration names its files as found, so a resume finds them again.
         let found = |p: &str| resolve(config_dir, p).to_string_lossy().into_owned();
         config.base_weights = config.base_weights.as_deref().map(found);
@@ -140,7 +140,7 @@ impl Run {
 
     /// Reopens a run from its folder: the configuration it started with, the last completed
     /// generation, and the CSV cut back to it (rows of an unfinished generation are dropped).
-    pub fn resume(dir: &Path) -> Result<Run, String> {
+    pub fn resume(dir: &Path) -> Result<Run<G>, String> {
         let read = |name: &str| {
             std::fs::read_to_string(dir.join(name))
                 .map_err(|e| format!("cannot read {}: {e}", dir.join(name).display()))
@@ -149,7 +149,15 @@ impl Run {
             .map_err(|e| format!("{}: {e}", dir.join("config.json").display()))?;
         let state: State = serde_json::from_str(&read("state.json")?)
             .map_err(|e| format!("{}: {e}", dir.join("state.json").display()))?;
-        let (layout, base, positions) = prepare(&config, Path::new("."))?;
+        if config.game != G::NAME {
+            return Err(format!(
+                "{} is a run of {}, not {}",
+                dir.display(),
+                config.game,
+                G::NAME
+            ));
+        }
+        let (layout, base, positions) = prepare::<G>(&config, Path::new("."))?;
         if state.population.len() != config.population {
             return Err("state.json does not hold one genome per individual".to_string());
         }
@@ -198,9 +206,9 @@ impl Run {
             .iter()
             .map(|s| genome_from_string(s, self.layout.len()))
             .collect::<Result<_, _>>()?;
-        let weights: Vec<Weights> = population
+        let weights: Vec<G::Weights> = population
             .iter()
-            .map(|g| Weights::new(&self.layout.decode(g, &self.base)))
+            .map(|g| G::weights(&self.layout.decode(g, &self.base)))
             .collect();
 
         // Groups: a seeded shuffle split as evenly as possible.
@@ -237,10 +245,10 @@ impl Run {
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| e.to_string())?;
-        let records: Vec<game::GameRecord> = pool.install(|| {
+        let records: Vec<GameRecord<G::Move>> = pool.install(|| {
             jobs.par_iter()
                 .map(|&(red, black, start)| {
-                    let r = game::play(
+                    let r = G::play(
                         &openings[start],
                         &Player {
                             weights: weights[red].clone(),
@@ -354,7 +362,7 @@ impl Run {
             "group": champions.iter().position(|&c| c == best), "games": records.len(),
         });
         champion
-            .to_weight_file(eval::GAME, provenance)
+            .to_weight_file(G::NAME, provenance)
             .write(&self.champion_path(generation))
             .map_err(|e| format!("cannot write {}: {e}", self.champion_path(generation).display()))?;
         let mut rows = self.read_csv()?;
@@ -443,31 +451,35 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
 }
 
 /// The layout, the base parameters and the positions of every environment.
-fn prepare(config: &Config, config_dir: &Path) -> Result<(Layout, Params, Vec<Vec<Board>>), String> {
-    let specs = eval::specs();
+#[allow(clippy::type_complexity)]
+fn prepare<G: Game>(
+    config: &Config,
+    config_dir: &Path,
+) -> Result<(Layout, Params, Vec<Vec<G::Board>>), String> {
+    let specs = G::specs();
     config.validate(config_dir, specs)?;
     let layout = Layout::new(specs, config.evolved(specs)?)?;
     let base = match &config.base_weights {
         Some(path) => {
             let p = resolve(config_dir, path);
             let file = WeightFile::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-            Params::from_weight_file(&file, eval::GAME, specs).map_err(|e| format!("{}: {e}", p.display()))?
+            Params::from_weight_file(&file, G::NAME, specs).map_err(|e| format!("{}: {e}", p.display()))?
         }
-        None => eval::default_params(),
+        None => Params::defaults(specs),
     };
     let positions = config
         .environments
         .iter()
-        .map(|e| read_positions(&resolve(config_dir, &e.positions)))
+        .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((layout, base, positions))
 }
 
-fn initial_population(config: &Config, layout: &Layout, base: &Params) -> Vec<Genome> {
+fn initial_population<G: Game>(config: &Config, layout: &Layout, base: &Params) -> Vec<Genome> {
     let mut rng = stream(config.seed, 0, GROUPS);
     let around = match config.init {
         Init::Random => None,
-        Init::Defaults => Some(layout.encode(&eval::default_params())),
+        Init::Defaults => Some(layout.encode(&Params::defaults(G::specs()))),
         Init::Weights => Some(layout.encode(base)),
     };
     (0..config.population)

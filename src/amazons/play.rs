@@ -1,0 +1,99 @@
+//! One Amazons game between two engines, for the arena.
+
+use super::board::{Board, Move, Side};
+use super::eval::Weights;
+use super::search::{alphabeta, uct, UctConfig};
+use crate::arena::game::{Adjudication, Budget, Ending, GameRecord, Player};
+use crate::xiangqi::Color;
+
+/// Alpha-beta's width when a depth budget asks for it.
+const ALPHABETA_WIDTH: usize = 24;
+
+/// Plays a game from `start`: White is `first`. A node budget gives UCT that many playouts a
+/// move, a depth budget gives alpha-beta that depth; a clock budget is not supported and
+/// plays as 1,000 playouts. The side to move with no move loses.
+pub fn play(
+    start: &Board,
+    first: &Player<Weights>,
+    second: &Player<Weights>,
+    max_plies: usize,
+    adjudication: &Adjudication,
+) -> GameRecord<Move> {
+    let players = [first, second];
+    let mut board = start.clone();
+    let fen = board.fen();
+    // Per-game seed for UCT, from the start position, so that games depend only on inputs.
+    let game_seed = fen.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut record = GameRecord {
+        start_fen: fen,
+        moves: Vec::new(),
+        winner: None,
+        ending: Ending::PlyCap,
+        nodes: [0; 2],
+        scores: Vec::new(),
+        move_times: Vec::new(),
+    };
+    let seat = |s: Side| {
+        if s == Side::White {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    };
+    loop {
+        if !board.has_move() {
+            record.winner = Some(seat(board.turn().flip()));
+            record.ending = Ending::NoMove;
+            break;
+        }
+        if record.moves.len() >= max_plies {
+            break;
+        }
+        let i = board.turn().index();
+        let player = players[i];
+        // Moves played so far in the game, whatever the opening: one arrow each.
+        let plies = board.arrows().count_ones();
+        let (mv, score, nodes) = match player.budget {
+            Budget::Depth(d) => {
+                let (mv, v) = alphabeta(&mut board.clone(), plies, &player.weights, d, ALPHABETA_WIDTH);
+                (mv, (v * 100.0) as i32, 0)
+            }
+            Budget::Nodes(n) => uct_move(&board, plies, &player.weights, n, game_seed),
+            Budget::Clock { .. } => uct_move(&board, plies, &player.weights, 1000, game_seed),
+        };
+        record.nodes[i] += nodes;
+        let Some(mv) = mv.filter(|&m| board.is_legal(m)) else {
+            record.winner = Some(seat(board.turn().flip()));
+            record.ending = Ending::IllegalMove;
+            break;
+        };
+        board.play(mv);
+        record.moves.push(mv);
+        record.scores.push(score);
+        if let Some((winner, ending)) = adjudication.judge(&record, Color::Red) {
+            record.winner = winner;
+            record.ending = ending;
+            break;
+        }
+    }
+    record
+}
+
+fn uct_move(
+    board: &Board,
+    plies: u32,
+    weights: &Weights,
+    playouts: u64,
+    game_seed: u64,
+) -> (Option<Move>, i32, u64) {
+    let playouts = playouts.clamp(1, u32::MAX as u64) as u32;
+    let config = UctConfig {
+        playouts,
+        ..UctConfig::default()
+    };
+    let r = uct(board, plies, weights, &config, game_seed ^ plies as u64);
+    // The expected result as a score: 0.5 is level, +-1000 certain.
+    (r.best, ((r.value - 0.5) * 2000.0) as i32, playouts as u64)
+}
