@@ -239,3 +239,27 @@ fn a_run_killed_mid_generation_resumes_to_the_same_champions() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_amazons_run_is_reproducible_too() {
+    let dir = scratch("amazons");
+    let positions = std::fs::canonicalize("positions/amazons-openings.fen").unwrap();
+    let config = dir.join("amz.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"amz","game":"amazons","seed":3,"population":4,"groups":2,"generations":2,
+               "evolve":["opening_*","tie","uct_c"],"max_plies":40,
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":60}}]}}"#,
+            positions.display()
+        ),
+    )
+    .unwrap();
+    tune(&config, &dir.join("one"), &["--threads", "1"]);
+    tune(&config, &dir.join("two"), &["--threads", "2"]);
+    let (a, b) = (champions(&dir.join("one/amz")), champions(&dir.join("two/amz")));
+    assert_eq!(a.len(), 2);
+    assert!(a == b, "Amazons champions differ between 1 and 2 threads");
+    assert!(a[0].contains("\"game\": \"amazons\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -82,10 +82,14 @@ impl Config {
             std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let config: Config = serde_json::from_str(&text)
             .map_err(|e| format!("{}: invalid configuration: {e}", path.display()))?;
-        config.validate(
-            path.parent().unwrap_or(Path::new(".")),
-            crate::xiangqi::eval::specs(),
-        )?;
+        let specs = crate::game::specs_for(&config.game).ok_or_else(|| {
+            format!(
+                "{}: game '{}' is unknown (xiangqi or amazons)",
+                path.display(),
+                config.game
+            )
+        })?;
+        config.validate(path.parent().unwrap_or(Path::new(".")), specs)?;
         Ok(config)
     }
 
