@@ -26,15 +26,7 @@ pub fn play(
     let game_seed = fen.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     });
-    let mut record = GameRecord {
-        start_fen: fen,
-        moves: Vec::new(),
-        winner: None,
-        ending: Ending::PlyCap,
-        nodes: [0; 2],
-        scores: Vec::new(),
-        move_times: Vec::new(),
-    };
+    let mut record = GameRecord::new(fen);
     let seat = |s: Side| {
         if s == Side::White {
             Color::Red

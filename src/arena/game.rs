@@ -123,6 +123,20 @@ impl Adjudication {
 }
 
 impl<M> GameRecord<M> {
+    /// A game about to start from `start_fen`: no moves yet, a draw by the ply cap unless
+    /// something else ends it.
+    pub fn new(start_fen: String) -> GameRecord<M> {
+        GameRecord {
+            start_fen,
+            moves: Vec::new(),
+            winner: None,
+            ending: Ending::PlyCap,
+            nodes: [0; 2],
+            scores: Vec::new(),
+            move_times: Vec::new(),
+        }
+    }
+
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
@@ -152,15 +166,7 @@ pub fn play(
         Budget::Clock { base, .. } => base,
         _ => Duration::ZERO,
     });
-    let mut record = GameRecord {
-        start_fen: start.fen(),
-        moves: Vec::new(),
-        winner: None,
-        ending: Ending::PlyCap,
-        nodes: [0; 2],
-        scores: Vec::new(),
-        move_times: Vec::new(),
-    };
+    let mut record = GameRecord::new(start.fen());
     loop {
         if let Some(outcome) = game.outcome() {
             record.winner = outcome.winner;
