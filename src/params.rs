@@ -202,6 +202,15 @@ impl Params {
     }
 }
 
+impl Params {
+    /// Reads and checks a weight file of `game` from disk; the message names the file and,
+    /// for a bad entry, the key.
+    pub fn load(path: &Path, game: &str, specs: &'static [Spec]) -> Result<Params, String> {
+        let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Params::from_weight_file(&file, game, specs).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
 /// A weight file on disk: `{"game", "format", "params": {name: int}, "provenance": {...}}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -54,6 +54,16 @@ fn fails(args: &[&str], needle: &str) {
         .stderr(predicates::str::contains(needle));
 }
 
+/// Runs `config` (whose run is named `name`) with 1 and with 2 threads; both runs' champions.
+fn on_one_and_two_threads(dir: &Path, config: &Path, name: &str) -> (Vec<String>, Vec<String>) {
+    tune(config, &dir.join("one"), &["--threads", "1"]);
+    tune(config, &dir.join("two"), &["--threads", "2"]);
+    (
+        champions(&dir.join("one").join(name)),
+        champions(&dir.join("two").join(name)),
+    )
+}
+
 fn champions(run: &Path) -> Vec<String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(run.join("champions"))
         .unwrap()
@@ -70,9 +80,7 @@ fn champions(run: &Path) -> Vec<String> {
 fn champions_do_not_depend_on_threads() {
     let dir = scratch("threads");
     let config = tiny_config(&dir, 4);
-    tune(&config, &dir.join("one"), &["--threads", "1"]);
-    tune(&config, &dir.join("two"), &["--threads", "2"]);
-    let (a, b) = (champions(&dir.join("one/tiny")), champions(&dir.join("two/tiny")));
+    let (a, b) = on_one_and_two_threads(&dir, &config, "tiny");
     assert_eq!(a.len(), 4);
     assert!(a == b, "champion files differ between 1 and 2 threads");
     let state = |d: &str| std::fs::read_to_string(dir.join(d).join("tiny/state.json")).unwrap();
@@ -255,9 +263,7 @@ fn an_amazons_run_is_reproducible_too() {
         ),
     )
     .unwrap();
-    tune(&config, &dir.join("one"), &["--threads", "1"]);
-    tune(&config, &dir.join("two"), &["--threads", "2"]);
-    let (a, b) = (champions(&dir.join("one/amz")), champions(&dir.join("two/amz")));
+    let (a, b) = on_one_and_two_threads(&dir, &config, "amz");
     assert_eq!(a.len(), 2);
     assert!(a == b, "Amazons champions differ between 1 and 2 threads");
     assert!(a[0].contains("\"game\": \"amazons\""));

@@ -2,7 +2,6 @@
 
 mod board;
 pub mod eval;
-pub mod play;
 pub mod search;
 
 pub use board::{perft, queen_reach, AmazonsError, Board, Move, Side, START_FEN};

@@ -354,7 +354,7 @@ pub fn openings(count: usize, plies: u32, playouts: u32, window: f64, seed: u64)
         playouts,
         ..UctConfig::default()
     };
-    let mut kept: Vec<Board> = Vec::with_capacity(count);
+    let mut kept: Vec<Board> = Vec::new();
     let mut next = 0u64;
     // Judge in batches until enough have passed; each candidate depends only on its index.
     while kept.len() < count && next < 100 * count as u64 + 1000 {

@@ -1,16 +1,14 @@
 //! The arena: parallel, deterministic matches between engines, with honest statistics.
 
-pub mod game;
 pub mod pgn;
 pub mod positions;
 pub mod rating;
 pub mod stats;
 
 use crate::game::{Game, XiangqiGame};
-use crate::params::{Params, WeightFile};
-use crate::xiangqi::Board;
-use game::{GameRecord, Player};
-use rand::{Rng, SeedableRng};
+use crate::game::{GameRecord, Player};
+use crate::params::Params;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::Path;
@@ -40,10 +38,7 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
 
 /// Reads a weight file of game `G`, with a message naming what is wrong.
 pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, String> {
-    let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let params = Params::from_weight_file(&file, G::NAME, G::specs())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(G::weights(&params))
+    Ok(G::weights(&Params::load(path, G::NAME, G::specs())?))
 }
 
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.
@@ -63,21 +58,6 @@ pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, String> {
     Ok(boards)
 }
 
-/// Seeded random plies from the start position: a different, reproducible opening per pair
-/// when no position file is given.
-pub fn random_opening(seed: u64, plies: usize) -> Board {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut board = Board::startpos();
-    for _ in 0..plies {
-        let moves = board.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        board.make(moves[rng.gen_range(0..moves.len())]);
-    }
-    board
-}
-
 /// A match between players A and B.
 #[derive(Clone, Debug)]
 pub struct Match<G: Game = XiangqiGame> {
@@ -88,7 +68,7 @@ pub struct Match<G: Game = XiangqiGame> {
     /// Games to play; each position is played twice with colours swapped.
     pub games: usize,
     pub max_plies: usize,
-    pub adjudication: game::Adjudication,
+    pub adjudication: crate::game::Adjudication,
     /// Stop as soon as this test decides (judged on the games in schedule order).
     pub sprt: Option<stats::Sprt>,
     /// Transposition table per game, MiB.
@@ -140,7 +120,7 @@ impl<G: Game> Match<G> {
             .num_threads(threads.max(1))
             .build()
             .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let mut played: Vec<Played<G>> = Vec::with_capacity(self.games);
+        let mut played: Vec<Played<G>> = Vec::new();
         let mut wdl = stats::Wdl::default();
         while played.len() < self.games {
             let end = match self.sprt {
@@ -206,8 +186,8 @@ pub fn tally<G: Game>(played: &[Played<G>]) -> stats::Wdl {
 
 #[cfg(test)]
 mod tests {
-    use super::game::{Adjudication, Budget, Ending};
     use super::*;
+    use crate::game::{Adjudication, Budget, Ending, XiangqiGame};
     use crate::xiangqi::Xiangqi;
 
     fn small_match(games: usize, max_plies: usize) -> Match<XiangqiGame> {
@@ -220,7 +200,9 @@ mod tests {
                 weights: player_weights::<XiangqiGame>("random:3").unwrap(),
                 budget: Budget::Nodes(300),
             },
-            positions: (0..games as u64).map(|s| random_opening(s, 6)).collect(),
+            positions: (0..games as u64)
+                .map(|s| XiangqiGame::random_opening(s, 6))
+                .collect(),
             games,
             max_plies,
             adjudication: Adjudication::default(),

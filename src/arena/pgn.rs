@@ -1,7 +1,7 @@
 //! Xiangqi PGN: the tags engine authors' tools read (FEN, result, termination) and the moves in
 //! ICCS coordinates.
 
-use super::game::{Ending, GameRecord};
+use crate::game::{Ending, GameRecord};
 use crate::xiangqi::Color;
 use std::fmt::Write;
 

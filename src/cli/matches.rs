@@ -2,9 +2,9 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use qitune::arena::game::{Adjudication, Budget, Ending, Player};
 use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
 use qitune::arena::{self, pgn, Match};
+use qitune::game::{Adjudication, Budget, Ending, Player};
 use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -118,6 +118,10 @@ pub fn run(args: Args) -> Result<()> {
             if args.tc.is_some() {
                 bail!("Amazons matches take --nodes (UCT playouts a move) or --depth (alpha-beta), not --tc");
             }
+            // Alpha-beta looks at 24 moves a node: depth 4 is already about a second a move.
+            if args.depth.is_some_and(|d| d > 4) {
+                bail!("--depth for Amazons (alpha-beta, 24 moves a node) must be at most 4");
+            }
             run_game::<AmazonsGame>(args, "Amazons")
         }
     }
@@ -126,6 +130,10 @@ pub fn run(args: Args) -> Result<()> {
 fn run_game<G: Game>(args: Args, pgn_game: &str) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    // Openings are made up front, one per pair: the bound keeps that within memory.
+    if args.games > 1_000_000 {
+        bail!("--games must be at most 1000000");
     }
     let budget = match (args.nodes, args.depth, &args.tc) {
         (Some(0), _, _) => bail!("--nodes must be at least 1"),

@@ -44,19 +44,28 @@ pub struct Args {
     threads: Option<usize>,
 }
 
+/// The most positions one call makes (candidates are held in memory).
+const MAX_COUNT: usize = 1_000_000;
+
 pub fn run(args: Args) -> Result<()> {
     if args.game == super::GameKind::Amazons {
         return amazons(&args);
     }
-    if args.count == 0 {
-        bail!("--count must be at least 1");
+    if args.count == 0 || args.count > MAX_COUNT {
+        bail!("--count must be from 1 to {MAX_COUNT}");
     }
     if args.depth == 0 || args.window < 0 {
         bail!("--depth must be at least 1 and --window not negative");
     }
     let candidates = match &args.from {
         Some(path) => arena::read_positions::<qitune::game::XiangqiGame>(path).map_err(anyhow::Error::msg)?,
-        None => vec![qitune::xiangqi::Board::startpos(); args.candidates.unwrap_or(4 * args.count)],
+        None => {
+            let n = args.candidates.unwrap_or(4 * args.count);
+            if n > 4 * MAX_COUNT {
+                bail!("--candidates must be at most {}", 4 * MAX_COUNT);
+            }
+            vec![qitune::xiangqi::Board::startpos(); n]
+        }
     };
     let filter = positions::Filter {
         depth: args.depth,
@@ -113,8 +122,8 @@ fn amazons(args: &Args) -> Result<()> {
     if args.from.is_some() {
         bail!("--from is for Xiangqi; Amazons openings grow from the start position");
     }
-    if args.count == 0 {
-        bail!("--count must be at least 1");
+    if args.count == 0 || args.count > MAX_COUNT {
+        bail!("--count must be from 1 to {MAX_COUNT}");
     }
     let plies = args.random_plies.unwrap_or(8) as u32;
     let window = (args.window as f64 / 100.0).clamp(0.0, 0.5);

@@ -3,11 +3,11 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use qitune::arena::game::{Adjudication, Budget, Player};
 use qitune::arena::rating::Crosstable;
 use qitune::arena::{self, Match};
 use qitune::ga::config::Config;
 use qitune::ga::run::champion_path;
+use qitune::game::{Adjudication, Budget, Player};
 use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::fmt::Write;
 use std::path::PathBuf;

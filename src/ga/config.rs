@@ -107,6 +107,12 @@ impl Config {
                 self.groups
             ));
         }
+        if self.population > 100_000 {
+            return Err(format!(
+                "population = {} is more than the 100,000 a run can hold",
+                self.population
+            ));
+        }
         if self.population < 2 * self.groups {
             return Err(format!(
                 "groups = {} is too many for population = {}: every group needs at least 2 individuals",

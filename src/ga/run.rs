@@ -9,10 +9,10 @@
 
 use super::config::{resolve, Config, Init};
 use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
-use crate::arena::game::{Adjudication, Budget, GameRecord, Player};
 use crate::arena::read_positions;
+use crate::game::{Adjudication, Budget, GameRecord, Player};
 use crate::game::{Game, XiangqiGame};
-use crate::params::{Params, WeightFile};
+use crate::params::Params;
 use crate::xiangqi::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -460,11 +460,7 @@ fn prepare<G: Game>(
     config.validate(config_dir, specs)?;
     let layout = Layout::new(specs, config.evolved(specs)?)?;
     let base = match &config.base_weights {
-        Some(path) => {
-            let p = resolve(config_dir, path);
-            let file = WeightFile::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
-            Params::from_weight_file(&file, G::NAME, specs).map_err(|e| format!("{}: {e}", p.display()))?
-        }
+        Some(path) => Params::load(&resolve(config_dir, path), G::NAME, specs)?,
         None => Params::defaults(specs),
     };
     let positions = config

@@ -6,7 +6,7 @@
 //! mask away. A small table per line turns that occupancy into the attacked points.
 
 use super::bitboard::Bitboard;
-use super::types::{Color, Square};
+use super::types::{Color, File, Square};
 
 /// Occupancy in both orientations; a move toggles one bit in each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,6 +428,30 @@ pub fn lines_through(sq: Square) -> Bitboard {
 pub fn horse_zone(sq: Square) -> Bitboard {
     Bitboard(HORSE_ZONE[sq.index()])
 }
+
+/// The points of each file.
+pub(crate) const FILE_MASKS: [u128; 9] = {
+    let mut t = [0u128; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut r = 0;
+        while r < 10 {
+            t[f] |= 1u128 << (r * 9 + f);
+            r += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+/// The points of a file.
+#[inline]
+pub fn file_mask(file: File) -> Bitboard {
+    Bitboard(FILE_MASKS[file.index() as usize])
+}
+
+/// Ranks 0..4: Red's side of the river.
+pub const RED_HALF: Bitboard = Bitboard((1u128 << 45) - 1);
 
 /// Squares strictly between two squares on one rank or file (empty if not aligned).
 pub fn between(a: Square, b: Square) -> Bitboard {

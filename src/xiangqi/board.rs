@@ -9,17 +9,6 @@ use super::moves::Move;
 use super::types::{Color, Piece, Role, Square};
 use super::zobrist;
 
-/// The squares of file a.
-const FILE_A: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 10 {
-        m |= 1u128 << (r * 9);
-        r += 1;
-    }
-    m
-};
-
 /// A Xiangqi position.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
@@ -194,7 +183,7 @@ impl Board {
         let king = self.by_role[Role::King.index()] & them;
         if (attacks::lines_through(ksq) & (rooks | cannons | king)).any() {
             let (slide, jump) = attacks::slider_attacks(ksq, occ);
-            let file = attacks::lines_through(ksq) & Bitboard(FILE_A << ksq.file().index());
+            let file = attacks::lines_through(ksq) & attacks::file_mask(ksq.file());
             out |= (slide & rooks) | (slide & file & king) | (jump & cannons);
         }
         let horses = self.by_role[Role::Horse.index()] & them;
@@ -234,21 +223,6 @@ impl Board {
         };
         self.king_attackers(ksq, color.flip(), &occ, !Bitboard::from_square(to))
             .is_empty()
-    }
-
-    /// Every piece of `by` attacking `sq` (king steps included), given an occupancy.
-    /// Used by rule judgements (protection, chases), not by the hot path.
-    pub fn attackers(&self, sq: Square, by: Color, occ: &Occupancy) -> Bitboard {
-        let them = self.by_color[by.index()];
-        let mut out = self.king_attackers(sq, by, occ, Bitboard::FULL) & !self.by_role(Role::King);
-        out |= attacks::king_attacks(sq) & self.pieces(by, Role::King);
-        out |= attacks::advisor_attacks(sq) & self.pieces(by, Role::Advisor);
-        for e in self.pieces(by, Role::Elephant) {
-            if attacks::elephant_attacks(e, occ).contains(sq) {
-                out |= Bitboard::from_square(e);
-            }
-        }
-        out & them
     }
 
     /// Every point `color` attacks or defends (cannons: their capture points).

@@ -438,7 +438,7 @@ impl Weights {
             / 4;
 
         let king = board.king(color);
-        let file = Bitboard(FILE_MASKS[king.file().index() as usize]);
+        let file = attacks::file_mask(king.file());
         s += self.s(S::king_file_rook) * (board.pieces(them, Role::Rook) & file).count() as i32;
         s += self.s(S::king_file_cannon) * (board.pieces(them, Role::Cannon) & file).count() as i32;
         s += self.s(S::palace_pressure) * (Bitboard(PALACE[color.index()]) & theirs).count() as i32;
@@ -487,8 +487,9 @@ fn phase(board: &Board) -> i32 {
 /// Points attacked by all pawns of `color` at once: forward, and sideways across the river.
 #[inline]
 fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    const NOT_FILE_A: u128 = !FILE_MASKS[0] & crate::xiangqi::BOARD_MASK;
-    const NOT_FILE_I: u128 = !FILE_MASKS[8] & crate::xiangqi::BOARD_MASK;
+    const NOT_FILE_A: u128 = !attacks::FILE_MASKS[0] & crate::xiangqi::BOARD_MASK;
+    const NOT_FILE_I: u128 = !attacks::FILE_MASKS[8] & crate::xiangqi::BOARD_MASK;
+    const RED_HALF: u128 = attacks::RED_HALF.0;
     let (forward, crossed) = match color {
         Color::Red => (pawns.0 << 9, pawns.0 & !RED_HALF),
         Color::Black => (pawns.0 >> 9, pawns.0 & RED_HALF),
@@ -496,23 +497,6 @@ fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
     let sideways = ((crossed & NOT_FILE_A) >> 1) | ((crossed & NOT_FILE_I) << 1);
     Bitboard((forward | sideways) & crate::xiangqi::BOARD_MASK)
 }
-
-/// Ranks 0..4, Red's side of the river.
-const RED_HALF: u128 = (1u128 << 45) - 1;
-
-const FILE_MASKS: [u128; 9] = {
-    let mut t = [0u128; 9];
-    let mut f = 0;
-    while f < 9 {
-        let mut r = 0;
-        while r < 10 {
-            t[f] |= 1u128 << (r * 9 + f);
-            r += 1;
-        }
-        f += 1;
-    }
-    t
-};
 
 const PALACE: [u128; 2] = {
     let mut t = [0u128; 2];

@@ -256,13 +256,6 @@ impl Board {
         }
         Ok(mv)
     }
-
-    /// Whether the move gives check (to be called before the move is made).
-    pub fn gives_check(&self, mv: Move) -> bool {
-        let mut b = self.clone();
-        b.make(mv);
-        b.in_check()
-    }
 }
 
 #[cfg(test)]

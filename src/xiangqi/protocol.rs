@@ -9,7 +9,7 @@ use super::rules::Xiangqi;
 use super::search::{mate_in_moves, Info, Limits, SearchResult, Searcher, Signals};
 use super::time::TimeControl;
 use super::Move;
-use crate::params::{Params, WeightFile};
+use crate::params::Params;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -359,10 +359,11 @@ impl<W: Write + Send + 'static> Engine<W> {
 
 /// Reads a weight file for the Xiangqi evaluation, with a message naming what is wrong.
 pub fn load_weights(path: &Path) -> Result<Weights, String> {
-    let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let params = Params::from_weight_file(&file, super::eval::GAME, super::eval::specs())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Weights::new(&params))
+    Ok(Weights::new(&Params::load(
+        path,
+        super::eval::GAME,
+        super::eval::specs(),
+    )?))
 }
 
 fn say<W: Write>(out: &Mutex<W>, text: &str) {

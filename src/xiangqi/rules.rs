@@ -17,11 +17,12 @@
 //! cycle. As in strong engines (Pikafish), a cycle with checks in it that is not a perpetual
 //! check is a draw.
 
+use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::{Board, Undo};
 use super::fen::FenError;
 use super::moves::{Move, MoveList, MoveParseError};
-use super::types::{Color, Role, Square};
+use super::types::{Color, Role};
 use std::fmt;
 
 /// Plies without a capture after which the game is drawn.
@@ -91,7 +92,6 @@ pub struct Ply {
 /// A game: the current board and every move that led to it from the start position.
 #[derive(Clone, Debug)]
 pub struct Xiangqi {
-    start: Board,
     board: Board,
     history: Vec<Ply>,
 }
@@ -105,7 +105,6 @@ impl Xiangqi {
     /// A new game from any valid position.
     pub fn from_board(board: Board) -> Xiangqi {
         Xiangqi {
-            start: board.clone(),
             board,
             history: Vec::new(),
         }
@@ -119,11 +118,6 @@ impl Xiangqi {
     /// The current position.
     pub fn board(&self) -> &Board {
         &self.board
-    }
-
-    /// The position the game started from.
-    pub fn start(&self) -> &Board {
-        &self.start
     }
 
     /// The moves played so far.
@@ -153,13 +147,6 @@ impl Xiangqi {
         let mv = self.board.parse_move(text)?;
         self.play(mv);
         Ok(mv)
-    }
-
-    /// Takes back the last move, if any.
-    pub fn undo(&mut self) -> Option<Move> {
-        let ply = self.history.pop()?;
-        self.board.unmake(ply.mv, ply.undo);
-        Some(ply.mv)
     }
 
     /// How many times the current position has occurred, counting now.
@@ -366,5 +353,8 @@ fn protected_after_capture(board: &Board, capture: Move) -> bool {
 }
 
 fn own_half(color: Color) -> Bitboard {
-    Square::all().filter(|s| s.on_own_side(color)).collect()
+    match color {
+        Color::Red => attacks::RED_HALF,
+        Color::Black => !attacks::RED_HALF,
+    }
 }

@@ -164,11 +164,6 @@ impl Searcher {
         self.tt = Tt::new(tt_mb);
     }
 
-    /// Bytes used by the transposition table.
-    pub fn tt_bytes(&self) -> usize {
-        self.tt.bytes()
-    }
-
     /// Forgets everything learned (for a new game), so that games are independent.
     pub fn clear(&mut self) {
         self.tt.clear();

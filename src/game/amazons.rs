@@ -1,11 +1,63 @@
-//! One Amazons game between two engines, for the arena.
+//! The Game of the Amazons in the arena: the trait implementation and one game between two
+//! engines.
 
-use super::board::{Board, Move, Side};
-use super::eval::Weights;
-use super::search::{alphabeta, uct, UctConfig};
-use crate::arena::game::{Adjudication, Budget, Ending, GameRecord, Player};
+use super::{Adjudication, Budget, Ending, Game, GameRecord, Player};
+use crate::amazons::eval::Weights;
+use crate::amazons::search::{alphabeta, uct, UctConfig};
+use crate::amazons::{Board, Move, Side};
+use crate::params::{Params, Spec};
 use crate::xiangqi::Color;
 
+/// The Game of the Amazons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AmazonsGame;
+
+impl Game for AmazonsGame {
+    type Board = crate::amazons::Board;
+    type Move = crate::amazons::Move;
+    type Weights = crate::amazons::eval::Weights;
+    const NAME: &'static str = crate::amazons::eval::GAME;
+
+    fn specs() -> &'static [Spec] {
+        crate::amazons::eval::specs()
+    }
+
+    fn weights(params: &Params) -> Self::Weights {
+        crate::amazons::eval::Weights::new(params)
+    }
+
+    fn parse_position(text: &str) -> Result<Self::Board, String> {
+        crate::amazons::Board::from_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn fen(board: &Self::Board) -> String {
+        board.fen()
+    }
+
+    fn random_opening(seed: u64, plies: usize) -> Self::Board {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut board = crate::amazons::Board::startpos();
+        for _ in 0..plies {
+            match crate::amazons::search::random_move(&board, &mut rng) {
+                Some(m) => board.play(m),
+                None => break,
+            }
+        }
+        board
+    }
+
+    fn play(
+        start: &Self::Board,
+        first: &Player<Self::Weights>,
+        second: &Player<Self::Weights>,
+        max_plies: usize,
+        adjudication: &Adjudication,
+        _tt_mb: usize,
+    ) -> GameRecord<Self::Move> {
+        play(start, first, second, max_plies, adjudication)
+    }
+}
 /// Alpha-beta's width when a depth budget asks for it.
 const ALPHABETA_WIDTH: usize = 24;
 

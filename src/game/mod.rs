@@ -1,11 +1,60 @@
-//! One game between two engines, judged by the rules.
+//! What the arena and the GA need of a game, so that one arena and one GA serve Xiangqi and
+//! the Game of the Amazons alike: the `Game` trait, and what a played game is made of
+//! (budgets, players, records, endings, adjudication). Each game's play loop and trait
+//! implementation live in a submodule.
 
+mod amazons;
+mod xiangqi;
+
+pub use amazons::AmazonsGame;
+pub use xiangqi::XiangqiGame;
+
+use crate::params::{Params, Spec};
 use crate::xiangqi::eval::Weights;
-use crate::xiangqi::search::{Limits, Searcher};
-use crate::xiangqi::time::TimeControl;
-use crate::xiangqi::{Board, Color, Move, Termination, Xiangqi};
+use crate::xiangqi::{Color, Move, Termination};
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::fmt::{Debug, Display};
+use std::time::Duration;
+
+/// The tunable parameters of the game called `name`, if qitune knows it.
+pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
+    match name {
+        n if n == XiangqiGame::NAME => Some(XiangqiGame::specs()),
+        n if n == AmazonsGame::NAME => Some(AmazonsGame::specs()),
+        _ => None,
+    }
+}
+
+/// A game the arena can play and the GA can tune.
+pub trait Game: Send + Sync + 'static {
+    type Board: Clone + Send + Sync + PartialEq + Debug;
+    type Move: Copy + Eq + Display + Debug + Send + Sync;
+    /// Compiled evaluation (and search) weights.
+    type Weights: Clone + Send + Sync + Debug;
+    /// The name in weight files, configurations and `--game`.
+    const NAME: &'static str;
+    /// The tunable parameters, in order.
+    fn specs() -> &'static [Spec];
+    fn weights(params: &Params) -> Self::Weights;
+    /// Built-in players besides `default` and `random:SEED` (Xiangqi: `material`).
+    fn named_player(_name: &str) -> Option<Self::Weights> {
+        None
+    }
+    /// Reads one position (a line of a position file).
+    fn parse_position(text: &str) -> Result<Self::Board, String>;
+    fn fen(board: &Self::Board) -> String;
+    /// The start position after `plies` random moves drawn from `seed`.
+    fn random_opening(seed: u64, plies: usize) -> Self::Board;
+    /// Plays one game; the first player has the side that moves first in the game (Red, White).
+    fn play(
+        start: &Self::Board,
+        first: &Player<Self::Weights>,
+        second: &Player<Self::Weights>,
+        max_plies: usize,
+        adjudication: &Adjudication,
+        tt_mb: usize,
+    ) -> GameRecord<Self::Move>;
+}
 
 /// How much a player may think per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,83 +196,4 @@ impl<M> GameRecord<M> {
 pub struct Player<W = Weights> {
     pub weights: W,
     pub budget: Budget,
-}
-
-/// Plays a game from `start` between `red` and `black`; each gets a fresh search state, so
-/// a game depends only on its inputs. Draws at `max_plies` if nothing ends it before.
-pub fn play(
-    start: &Board,
-    red: &Player,
-    black: &Player,
-    max_plies: usize,
-    adjudication: &Adjudication,
-    tt_mb: usize,
-) -> GameRecord {
-    let players = [red, black];
-    let mut searchers = players.map(|p| Searcher::new(p.weights.clone(), tt_mb));
-    let mut game = Xiangqi::from_board(start.clone());
-    let mut clocks = players.map(|p| match p.budget {
-        Budget::Clock { base, .. } => base,
-        _ => Duration::ZERO,
-    });
-    let mut record = GameRecord::new(start.fen());
-    loop {
-        if let Some(outcome) = game.outcome() {
-            record.winner = outcome.winner;
-            record.ending = Ending::Rules(outcome.termination);
-            break;
-        }
-        if game.ply() >= max_plies {
-            break;
-        }
-        let side = game.board().turn();
-        let i = side.index();
-        let limits = match players[i].budget {
-            Budget::Nodes(n) => Limits::nodes(n),
-            Budget::Depth(d) => Limits::depth(d),
-            Budget::Clock { increment, .. } => Limits {
-                time: Some(TimeControl::Clock {
-                    left: clocks[i],
-                    increment,
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            },
-        };
-        let started = Instant::now();
-        let result = searchers[i].search(&game, &limits, |_| {});
-        let used = started.elapsed();
-        record.nodes[i] += result.nodes;
-        if let Budget::Clock { increment, .. } = players[i].budget {
-            let budget = limits
-                .time
-                .map(|t| crate::xiangqi::time::TimeManager::new(t).expected())
-                .unwrap_or_default();
-            record.move_times.push((used, budget));
-            if used > clocks[i] {
-                record.winner = Some(side.flip());
-                record.ending = Ending::Time;
-                break;
-            }
-            clocks[i] = clocks[i] - used + increment;
-        }
-        // The arena trusts no engine: every move is checked against the rules.
-        let Some(mv) = result.best.filter(|&m| game.board().is_legal(m)) else {
-            record.winner = Some(side.flip());
-            record.ending = Ending::IllegalMove;
-            break;
-        };
-        game.play(mv);
-        record.moves.push(mv);
-        record.scores.push(result.score);
-        if let Some((winner, ending)) = adjudication.judge(&record, start.turn()) {
-            // The rules come first: a mate or a repetition ruling on this move stands.
-            if game.outcome().is_none() {
-                record.winner = winner;
-                record.ending = ending;
-                break;
-            }
-        }
-    }
-    record
 }
