@@ -5,7 +5,7 @@
 //! (index file*10+rank), so that the occupancy of any rank *or* file is a shift and a
 //! mask away. A small table per line turns that occupancy into the attacked points.
 
-use super::bitboard::Bitboard;
+use super::bitboard::{Bitboard, BOARD_MASK};
 use super::types::{Color, File, Square};
 
 /// Occupancy in both orientations; a move toggles one bit in each.
@@ -91,24 +91,29 @@ const fn line_attacks(len: u32, pos: u32, occ: u32, jump: bool) -> u16 {
     out
 }
 
-const fn line_table<const LEN: usize, const OCC: usize>(jump: bool) -> [[u16; OCC]; LEN] {
-    let mut t = [[0u16; OCC]; LEN];
+/// Line tables indexed by the occupancy of a line's inner points only: the end points are
+/// taken as occupied. A slide always stops at an end anyway, and a jump target on an end is
+/// kept only if it is really occupied (callers mask jumps with the occupancy), so the
+/// answers are exact while the tables stay a quarter of the size, and in cache.
+const fn line_table<const LEN: usize, const INNER: usize>(jump: bool) -> [[u16; INNER]; LEN] {
+    let mut t = [[0u16; INNER]; LEN];
+    let ends = 1 | 1 << (LEN - 1);
     let mut pos = 0;
     while pos < LEN {
-        let mut occ = 0;
-        while occ < OCC {
-            t[pos][occ] = line_attacks(LEN as u32, pos as u32, occ as u32, jump);
-            occ += 1;
+        let mut inner = 0;
+        while inner < INNER {
+            t[pos][inner] = line_attacks(LEN as u32, pos as u32, (inner as u32) << 1 | ends, jump);
+            inner += 1;
         }
         pos += 1;
     }
     t
 }
 
-static RANK_SLIDE: [[u16; 512]; 9] = line_table::<9, 512>(false);
-static RANK_JUMP: [[u16; 512]; 9] = line_table::<9, 512>(true);
-static FILE_SLIDE: [[u16; 1024]; 10] = line_table::<10, 1024>(false);
-static FILE_JUMP: [[u16; 1024]; 10] = line_table::<10, 1024>(true);
+static RANK_SLIDE: [[u16; 128]; 9] = line_table::<9, 128>(false);
+static RANK_JUMP: [[u16; 128]; 9] = line_table::<9, 128>(true);
+static FILE_SLIDE: [[u16; 256]; 10] = line_table::<10, 256>(false);
+static FILE_JUMP: [[u16; 256]; 10] = line_table::<10, 256>(true);
 
 /// Spreads a 10-bit set of ranks onto file a (bit r goes to square r*9).
 static FILE_SPREAD: [u128; 1024] = {
@@ -127,39 +132,45 @@ static FILE_SPREAD: [u128; 1024] = {
     t
 };
 
-/// The rank and file occupancy indices of a square's lines.
+/// File and rank of each square, so that the hot lookups need no division.
+static FILE_RANK: [(u8, u8); 90] = {
+    let mut t = [(0u8, 0u8); 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = ((i % 9) as u8, (i / 9) as u8);
+        i += 1;
+    }
+    t
+};
+
+/// A square's file and rank, and the inner occupancy of its rank and file.
 #[inline]
 fn line_keys(sq: Square, occ: &Occupancy) -> (usize, usize, usize, usize) {
-    let f = sq.file().index() as usize;
-    let r = sq.rank().index() as usize;
-    let rank_occ = (occ.normal >> (r * 9)) as usize & 511;
-    let file_occ = (occ.rotated >> (f * 10)) as usize & 1023;
+    let (f, r) = FILE_RANK[sq.index()];
+    let (f, r) = (f as usize, r as usize);
+    let rank_occ = (occ.normal >> (r * 9 + 1)) as usize & 127;
+    let file_occ = (occ.rotated >> (f * 10 + 1)) as usize & 255;
     (f, r, rank_occ, file_occ)
 }
 
 #[inline]
-fn line_lookup(
-    sq: Square,
-    occ: &Occupancy,
-    rank_t: &[[u16; 512]; 9],
-    file_t: &[[u16; 1024]; 10],
-) -> Bitboard {
+fn line_lookup(sq: Square, occ: &Occupancy, rank_t: &[[u16; 128]; 9], file_t: &[[u16; 256]; 10]) -> u128 {
     let (f, r, rank_occ, file_occ) = line_keys(sq, occ);
     let on_rank = (rank_t[f][rank_occ] as u128) << (r * 9);
     let on_file = FILE_SPREAD[file_t[r][file_occ] as usize] << f;
-    Bitboard(on_rank | on_file)
+    on_rank | on_file
 }
 
 /// Points a rook on `sq` reaches: empty points up to and including the first piece each way.
 #[inline]
 pub fn rook_attacks(sq: Square, occ: &Occupancy) -> Bitboard {
-    line_lookup(sq, occ, &RANK_SLIDE, &FILE_SLIDE)
+    Bitboard(line_lookup(sq, occ, &RANK_SLIDE, &FILE_SLIDE))
 }
 
 /// Points a cannon on `sq` captures on: the first piece beyond exactly one screen each way.
 #[inline]
 pub fn cannon_captures(sq: Square, occ: &Occupancy) -> Bitboard {
-    line_lookup(sq, occ, &RANK_JUMP, &FILE_JUMP)
+    Bitboard(line_lookup(sq, occ, &RANK_JUMP, &FILE_JUMP) & occ.normal)
 }
 
 /// Rook attacks and cannon captures from one square at once, sharing the line lookups.
@@ -170,15 +181,15 @@ pub fn slider_attacks(sq: Square, occ: &Occupancy) -> (Bitboard, Bitboard) {
         ((RANK_SLIDE[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_SLIDE[r][file_occ] as usize] << f);
     let jump =
         ((RANK_JUMP[f][rank_occ] as u128) << (r * 9)) | (FILE_SPREAD[FILE_JUMP[r][file_occ] as usize] << f);
-    (Bitboard(slide), Bitboard(jump))
+    (Bitboard(slide), Bitboard(jump & occ.normal))
 }
 
 /// Points along `sq`'s file up to and including the first piece each way (the flying general).
 #[inline]
 pub fn file_attacks(sq: Square, occ: &Occupancy) -> Bitboard {
-    let f = sq.file().index();
-    let file_occ = (occ.rotated >> (f * 10)) as usize & 1023;
-    Bitboard(FILE_SPREAD[FILE_SLIDE[sq.rank().index() as usize][file_occ] as usize] << f)
+    let (f, r) = FILE_RANK[sq.index()];
+    let file_occ = (occ.rotated >> (f as usize * 10 + 1)) as usize & 255;
+    Bitboard(FILE_SPREAD[FILE_SLIDE[r as usize][file_occ] as usize] << f)
 }
 
 const fn sq_bit(sq: Option<Square>) -> u128 {
@@ -453,6 +464,61 @@ pub fn file_mask(file: File) -> Bitboard {
 /// Ranks 0..4: Red's side of the river.
 pub const RED_HALF: Bitboard = Bitboard((1u128 << 45) - 1);
 
+const NOT_FILE_A: u128 = !FILE_MASKS[0] & BOARD_MASK;
+const NOT_FILE_I: u128 = !FILE_MASKS[8] & BOARD_MASK;
+
+/// Points attacked by a whole set of `color`'s pawns at once: forward, and sideways once
+/// across the river.
+#[inline]
+pub fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
+    let (forward, crossed) = match color {
+        Color::Red => (pawns.0 << 9, pawns.0 & !RED_HALF.0),
+        Color::Black => (pawns.0 >> 9, pawns.0 & RED_HALF.0),
+    };
+    let sideways = ((crossed & NOT_FILE_A) >> 1) | ((crossed & NOT_FILE_I) << 1);
+    Bitboard((forward | sideways) & BOARD_MASK)
+}
+
+/// Points attacked by a whole set of one colour's advisors, which stand on advisor points
+/// (a diagonal step from one never wraps a file edge or reaches the other palace).
+#[inline]
+pub fn advisor_attacks_all(advisors: Bitboard) -> Bitboard {
+    let a = advisors.0;
+    Bitboard((a << 8 | a << 10 | a >> 8 | a >> 10) & PALACES)
+}
+
+/// Points attacked by a whole set of `color`'s elephants, which stand on elephant points:
+/// two diagonal steps with an empty eye, never across the river.
+#[inline]
+pub fn elephant_attacks_all(color: Color, elephants: Bitboard, occ: &Occupancy) -> Bitboard {
+    let empty = !occ.normal;
+    let e = elephants.0;
+    // Steps towards file i must not land on file a (a wrap), and the other way round.
+    let up_right = ((e << 10) & empty & NOT_FILE_A) << 10 & NOT_FILE_A;
+    let up_left = ((e << 8) & empty & NOT_FILE_I) << 8 & NOT_FILE_I;
+    let down_right = ((e >> 8) & empty & NOT_FILE_A) >> 8 & NOT_FILE_A;
+    let down_left = ((e >> 10) & empty & NOT_FILE_I) >> 10 & NOT_FILE_I;
+    let own_half = match color {
+        Color::Red => RED_HALF.0,
+        Color::Black => !RED_HALF.0 & BOARD_MASK,
+    };
+    Bitboard((up_right | up_left | down_right | down_left) & own_half)
+}
+
+/// Both palaces.
+const PALACES: u128 = {
+    let mut t = 0u128;
+    let mut i = 0;
+    while i < 90 {
+        let sq = Square::new_unchecked(i as u32);
+        if sq.in_palace(Color::Red) || sq.in_palace(Color::Black) {
+            t |= 1u128 << i;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Squares strictly between two squares on one rank or file (empty if not aligned).
 pub fn between(a: Square, b: Square) -> Bitboard {
     if a.file() != b.file() && a.rank() != b.rank() {
@@ -467,6 +533,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xiangqi::Role;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
@@ -510,6 +577,42 @@ mod tests {
         for from in Square::all() {
             for to in horse_attacks(from, &occ) {
                 assert!(horse_attackers(to, &occ).contains(from), "{from}->{to}");
+            }
+        }
+    }
+
+    #[test]
+    fn whole_set_attacks_match_the_tables() {
+        let boards = [
+            crate::xiangqi::START_FEN,
+            "3k5/9/9/P1P1PpP1P/p8/8p/9/9/9/4K4 w",
+            "2bak4/4a4/4b4/9/9/2B6/9/B8/4A4/3AK4 w",
+            "3k5/9/b7b/9/9/6B2/9/8B/9/4K4 w",
+            "4ka3/4a4/4b4/3N5/9/9/9/4B4/3NA4/4KA3 w",
+        ];
+        for fen in boards {
+            let b = crate::xiangqi::Board::from_fen(fen).unwrap();
+            let occ = b.occupancy();
+            for color in Color::ALL {
+                let each = |role, f: &dyn Fn(Square) -> Bitboard| {
+                    b.pieces(color, role).fold(Bitboard::EMPTY, |acc, sq| acc | f(sq))
+                };
+                let pawns = b.pieces(color, Role::Pawn);
+                assert_eq!(
+                    pawn_attacks_all(color, pawns),
+                    each(Role::Pawn, &|s| pawn_attacks(color, s))
+                );
+                let advisors = b.pieces(color, Role::Advisor);
+                assert_eq!(
+                    advisor_attacks_all(advisors),
+                    each(Role::Advisor, &advisor_attacks)
+                );
+                let elephants = b.pieces(color, Role::Elephant);
+                assert_eq!(
+                    elephant_attacks_all(color, elephants, occ),
+                    each(Role::Elephant, &|s| elephant_attacks(s, occ)),
+                    "{fen} {color}"
+                );
             }
         }
     }

@@ -228,7 +228,7 @@ impl Board {
     /// Every point `color` attacks or defends (cannons: their capture points).
     pub fn attack_map(&self, color: Color) -> Bitboard {
         let occ = &self.occ;
-        let mut att = attacks::king_attacks(self.king(color));
+        let mut att = self.step_attacks(color);
         for sq in self.pieces(color, Role::Rook) {
             att |= attacks::rook_attacks(sq, occ);
         }
@@ -238,16 +238,16 @@ impl Board {
         for sq in self.pieces(color, Role::Horse) {
             att |= attacks::horse_attacks(sq, occ);
         }
-        for sq in self.pieces(color, Role::Pawn) {
-            att |= attacks::pawn_attacks(color, sq);
-        }
-        for sq in self.pieces(color, Role::Advisor) {
-            att |= attacks::advisor_attacks(sq);
-        }
-        for sq in self.pieces(color, Role::Elephant) {
-            att |= attacks::elephant_attacks(sq, occ);
-        }
         att
+    }
+
+    /// Points attacked by `color`'s stepping pieces: king, advisors, elephants and pawns.
+    #[inline]
+    pub fn step_attacks(&self, color: Color) -> Bitboard {
+        attacks::king_attacks(self.king(color))
+            | attacks::advisor_attacks_all(self.pieces(color, Role::Advisor))
+            | attacks::elephant_attacks_all(color, self.pieces(color, Role::Elephant), &self.occ)
+            | attacks::pawn_attacks_all(color, self.pieces(color, Role::Pawn))
     }
 
     /// The points a piece on `from` attacks with the given occupancy (cannons: their captures).

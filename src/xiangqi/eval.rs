@@ -374,7 +374,7 @@ impl Weights {
             let c = color.index();
             let not_own = !board.by_color(color);
             let mut side_mob = 0;
-            let mut att = pawn_attacks(color, board.pieces(color, Role::Pawn));
+            let mut att = board.step_attacks(color);
             for sq in board.pieces(color, Role::Rook) {
                 let a = attacks::rook_attacks(sq, occ);
                 att |= a;
@@ -390,13 +390,6 @@ impl Weights {
                 att |= a;
                 side_mob += self.s(S::mobility_horse) * (a & not_own).count() as i32;
             }
-            for sq in board.pieces(color, Role::Advisor) {
-                att |= attacks::advisor_attacks(sq);
-            }
-            for sq in board.pieces(color, Role::Elephant) {
-                att |= attacks::elephant_attacks(sq, occ);
-            }
-            att |= attacks::king_attacks(board.king(color));
             attacked[c] = att;
             mobility += sign * side_mob;
         }
@@ -484,20 +477,6 @@ fn phase(board: &Board) -> i32 {
         .min(PHASE_MAX)
 }
 
-/// Points attacked by all pawns of `color` at once: forward, and sideways across the river.
-#[inline]
-fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    const NOT_FILE_A: u128 = !attacks::FILE_MASKS[0] & crate::xiangqi::BOARD_MASK;
-    const NOT_FILE_I: u128 = !attacks::FILE_MASKS[8] & crate::xiangqi::BOARD_MASK;
-    const RED_HALF: u128 = attacks::RED_HALF.0;
-    let (forward, crossed) = match color {
-        Color::Red => (pawns.0 << 9, pawns.0 & !RED_HALF),
-        Color::Black => (pawns.0 >> 9, pawns.0 & RED_HALF),
-    };
-    let sideways = ((crossed & NOT_FILE_A) >> 1) | ((crossed & NOT_FILE_I) << 1);
-    Bitboard((forward | sideways) & crate::xiangqi::BOARD_MASK)
-}
-
 const PALACE: [u128; 2] = {
     let mut t = [0u128; 2];
     let mut i = 0;
@@ -561,16 +540,6 @@ mod tests {
             let expected = w.psq_after(&b, mv, w.psq(&b));
             b.make(mv);
             assert_eq!(w.psq(&b), expected);
-        }
-    }
-
-    #[test]
-    fn bulk_pawn_attacks_match_the_tables() {
-        let b = Board::from_fen("3k5/9/9/P1P1PpP1P/p8/8p/9/9/9/4K4 w").unwrap();
-        for color in Color::ALL {
-            let pawns = b.pieces(color, Role::Pawn);
-            let expected = pawns.fold(Bitboard::EMPTY, |acc, sq| acc | attacks::pawn_attacks(color, sq));
-            assert_eq!(pawn_attacks(color, pawns), expected, "{color}");
         }
     }
 

@@ -120,8 +120,9 @@ pub struct Searcher {
     psq: [Psq; MAX_PLY + 2],
     /// [`Weights::positional_margin`] of the current weights.
     lazy_margin: Score,
-    /// Move-ordering scores per ply, kept here so that no node clears a fresh array.
-    scores: Box<[[i32; super::moves::MAX_MOVES]; MAX_PLY + 1]>,
+    /// Move-ordering keys per ply (see [`order_key`]), kept here so that no node clears a
+    /// fresh array.
+    keys: Box<[[i64; super::moves::MAX_MOVES]; MAX_PLY + 1]>,
 }
 
 impl Searcher {
@@ -146,7 +147,7 @@ impl Searcher {
             root_first_ok: false,
             psq: [Psq::default(); MAX_PLY + 2],
             lazy_margin,
-            scores: Box::new([[0; super::moves::MAX_MOVES]; MAX_PLY + 1]),
+            keys: Box::new([[0; super::moves::MAX_MOVES]; MAX_PLY + 1]),
         }
     }
 
@@ -312,7 +313,7 @@ impl Searcher {
         let mut best_move = None;
         let alpha_orig = alpha;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut self.scores[0], i);
+            let mv = pick(&mut moves, &mut self.keys[0], i);
             let score = self.child(board, mv, depth, alpha, beta, 0, i, true);
             if self.aborted {
                 return best;
@@ -354,6 +355,7 @@ impl Searcher {
         let quiet = board.piece_at(mv.to()).is_none();
         self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
         let undo = board.make(mv);
+        self.tt.prefetch(board.hash());
         self.path.push(Ply { mv, undo });
         let gives_check = board.in_check();
         let score = if index == 0 {
@@ -525,7 +527,7 @@ impl Searcher {
         self.score_moves(board, &moves, tt_move, ply, None);
         let mut searched = tt_move.is_some() as usize;
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut self.scores[ply], i);
+            let mv = pick(&mut moves, &mut self.keys[ply], i);
             if Some(mv) == tt_move {
                 continue;
             }
@@ -613,10 +615,10 @@ impl Searcher {
             captures
         };
         for i in 0..moves.len() {
-            let mv = pick(&mut moves, &mut self.scores[ply], i);
+            let mv = pick(&mut moves, &mut self.keys[ply], i);
             // Out of check, captures that lose material (a protected piece worth less than the
             // capturer) are left out.
-            if !in_check && self.scores[ply][i] < CAPTURE_BASE {
+            if !in_check && order_score(self.keys[ply][i]) < CAPTURE_BASE {
                 break;
             }
             self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
@@ -775,10 +777,10 @@ impl Searcher {
         ply: usize,
         mut defended: Option<Bitboard>,
     ) {
-        let out = &mut self.scores[ply];
+        let out = &mut self.keys[ply];
         // One attack map per node stands in for "is the victim protected" (x-rays aside).
         for (i, &mv) in moves.iter().enumerate() {
-            out[i] = if Some(mv) == hash_move {
+            let score = if Some(mv) == hash_move {
                 HASH_MOVE
             } else if let Some(victim) = board.piece_at(mv.to()) {
                 let attacker = board.piece_at(mv.from()).expect("a move starts on a piece");
@@ -804,6 +806,7 @@ impl Searcher {
                 let p = board.piece_at(mv.from()).expect("a move starts on a piece");
                 self.history[p.index()][mv.to().index()]
             };
+            out[i] = order_key(score, i, mv);
         }
     }
 }
@@ -822,34 +825,40 @@ struct NodeBest {
     alpha: Score,
 }
 
-/// Moves the best-scored move among `i..` to position `i` and returns it. The first few
-/// are picked one by one (most cut-offs come early); past them, the rest is sorted once.
+/// A move, its ordering score and its place in the generated list packed into one integer
+/// that sorts like the score, ties going to the move generated first. Ordering moves is
+/// then sorting plain integers.
 #[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+fn order_key(score: i32, index: usize, mv: Move) -> i64 {
+    (score as i64) << 24 | ((super::moves::MAX_MOVES - 1 - index) as i64) << 16 | mv.raw() as i64
+}
+
+#[inline]
+fn order_score(key: i64) -> i32 {
+    (key >> 24) as i32
+}
+
+/// Puts the best-keyed move among `i..` at position `i` of `keys` and returns it, also
+/// writing it to `moves[i]` (so `moves[..=i]` lists the moves in the order tried). The first
+/// few are picked one by one (most cut-offs come early); past them, the rest is sorted once.
+#[inline]
+fn pick(moves: &mut MoveList, keys: &mut [i64], i: usize) -> Move {
     const PICKED: usize = 3;
     let n = moves.len();
-    if i == PICKED && n > PICKED + 1 {
-        let mut pairs = [(0i32, moves[0]); super::moves::MAX_MOVES];
-        for j in PICKED..n {
-            pairs[j] = (scores[j], moves[j]);
+    if i < PICKED {
+        let mut best = i;
+        for j in i + 1..n {
+            if keys[j] > keys[best] {
+                best = j;
+            }
         }
-        pairs[PICKED..n].sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
-        for j in PICKED..n {
-            (scores[j], moves.as_mut_slice()[j]) = pairs[j];
-        }
+        keys.swap(i, best);
+    } else if i == PICKED {
+        keys[PICKED..n].sort_unstable_by(|a, b| b.cmp(a));
     }
-    if i >= PICKED {
-        return moves[i];
-    }
-    let mut best = i;
-    for j in i + 1..n {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    moves.as_mut_slice().swap(i, best);
-    scores.swap(i, best);
-    moves[i]
+    let mv = Move::from_raw(keys[i] as u16).expect("an ordering key holds a move");
+    moves.as_mut_slice()[i] = mv;
+    mv
 }
 
 fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {

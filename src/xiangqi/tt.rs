@@ -38,9 +38,23 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 12);
 /// Scores at or beyond this are mates; they are stored relative to the node, not the root.
 const MATE_BOUND: i32 = super::search::MATE - super::search::MAX_PLY as i32;
 
+/// Two entries, padded and aligned so that a bucket never straddles a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Bucket([Entry; 2]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
+
+/// Huge pages: a table this size or larger is aligned to them and asks the kernel for them,
+/// because probes scatter over the whole table and 4 KiB pages make nearly each one a TLB miss.
+const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
 /// A transposition table of a fixed size.
 pub struct Tt {
-    buckets: Vec<[Entry; 2]>,
+    /// Backing store; the table proper is `len` buckets from `start`, aligned to a huge page.
+    memory: Vec<Bucket>,
+    start: usize,
+    len: usize,
     generation: u8,
 }
 
@@ -48,16 +62,36 @@ impl Tt {
     /// A table using about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Tt {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
+        let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let huge = bytes >= 2 * HUGE_PAGE;
+        let slack = if huge {
+            HUGE_PAGE / std::mem::size_of::<Bucket>()
+        } else {
+            0
+        };
+        // Reserve without touching, so that the pages are first faulted in after the advice.
+        let mut memory: Vec<Bucket> = Vec::with_capacity(len + slack);
+        let misalign = memory.as_ptr() as usize % HUGE_PAGE;
+        let start = if huge && misalign != 0 {
+            (HUGE_PAGE - misalign) / std::mem::size_of::<Bucket>()
+        } else {
+            0
+        };
+        if huge {
+            advise_huge_pages(memory.as_ptr().wrapping_add(start), len);
+        }
+        memory.resize(len + slack, Bucket::default());
         Tt {
-            buckets: vec![[Entry::default(); 2]; n],
+            memory,
+            start,
+            len,
             generation: 0,
         }
     }
 
     /// Forgets everything (between games, so every game starts alike).
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = [Entry::default(); 2]);
+        self.memory.fill(Bucket::default());
         self.generation = 0;
     }
 
@@ -68,14 +102,31 @@ impl Tt {
 
     #[inline]
     fn index(&self, hash: u64) -> usize {
-        ((hash as u128 * self.buckets.len() as u128) >> 64) as usize
+        self.start + ((hash as u128 * self.len as u128) >> 64) as usize
+    }
+
+    /// Asks the CPU to start loading the bucket of `hash`, so that the probe a node makes
+    /// soon after finds it in cache instead of waiting on main memory.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = &self.memory[self.index(hash)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch is only a hint; it never faults and reads nothing into the
+            // program, and `ptr` points into the table anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
     }
 
     /// Looks a position up; `ply` converts stored mate distances back to the root's view.
     #[inline]
     pub fn probe(&self, hash: u64, ply: usize) -> Option<Hit> {
         let key = (hash >> 32) as u32;
-        let bucket = &self.buckets[self.index(hash)];
+        let bucket = &self.memory[self.index(hash)].0;
         let e = bucket.iter().find(|e| e.key == key && e.meta & 3 != 0)?;
         let bound = match e.meta & 3 {
             1 => Bound::Exact,
@@ -96,7 +147,7 @@ impl Tt {
         let key = (hash >> 32) as u32;
         let generation = self.generation;
         let i = self.index(hash);
-        let bucket = &mut self.buckets[i];
+        let bucket = &mut self.memory[i].0;
         let slot = if let Some(s) = bucket.iter().position(|e| e.key == key && e.meta & 3 != 0) {
             s
         } else {
@@ -129,8 +180,25 @@ impl Tt {
 
     /// Bytes of memory the table uses.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<[Entry; 2]>()
+        self.len * std::mem::size_of::<Bucket>()
     }
+}
+
+/// Asks Linux to back `len` buckets from `first` with huge pages. Only a hint: if the
+/// kernel declines, the table works the same, a little slower.
+fn advise_huge_pages(first: *const Bucket, len: usize) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the range lies inside an allocation this table owns for its whole life, and
+    // MADV_HUGEPAGE changes only how the memory is backed, never its contents or validity.
+    unsafe {
+        libc::madvise(
+            first as *mut libc::c_void,
+            len * std::mem::size_of::<Bucket>(),
+            libc::MADV_HUGEPAGE,
+        );
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (first, len);
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
