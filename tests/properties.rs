@@ -108,4 +108,17 @@ proptest! {
         }
         prop_assert_eq!(n, legal.len());
     }
+
+    #[test]
+    fn captures_found_by_victim_are_the_legal_captures(seed in any::<u64>(), plies in 0usize..80) {
+        let b = random_position(seed, plies);
+        prop_assume!(!b.in_check());
+        for victims in [b.by_color(b.turn().flip()), b.attack_map(b.turn()) & b.by_color(b.turn().flip())] {
+            let mut by_victim: Vec<u16> = b.legal_captures_of(victims).iter().map(|m| m.raw()).collect();
+            let mut by_piece: Vec<u16> = b.legal_moves_to(victims).iter().map(|m| m.raw()).collect();
+            by_victim.sort_unstable();
+            by_piece.sort_unstable();
+            prop_assert_eq!(by_victim, by_piece);
+        }
+    }
 }

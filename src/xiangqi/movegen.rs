@@ -196,6 +196,43 @@ impl Board {
         list
     }
 
+    /// Legal captures of the enemy pieces on `victims`, out of check only. Found from each
+    /// victim back to its attackers, so a few victims cost a few lookups rather than the
+    /// targets of every piece (quiescence asks for captures of the pieces it attacks).
+    pub fn legal_captures_of(&self, victims: Bitboard) -> MoveList {
+        debug_assert!(!self.in_check());
+        let us = self.turn();
+        let king = self.king(us);
+        let occ = self.occupancy();
+        let (danger_from, _) = self.danger(us, king);
+        let sliders = self.pieces(us, Role::Rook) | self.pieces(us, Role::Cannon);
+        let horses = self.pieces(us, Role::Horse);
+        let mut list = MoveList::new();
+        for to in victims & self.by_color(us.flip()) {
+            let mut from = (attacks::pawn_attackers(us, to) & self.pieces(us, Role::Pawn))
+                | (attacks::advisor_attacks(to) & self.pieces(us, Role::Advisor))
+                | (attacks::elephant_attacks(to, occ) & self.pieces(us, Role::Elephant));
+            // Every one of these steps and lines is symmetric, so the attackers of `to` are the
+            // pieces `to` would attack as a piece of that kind.
+            if (attacks::lines_through(to) & sliders).any() {
+                let (slide, jump) = attacks::slider_attacks(to, occ);
+                from |= (slide & self.pieces(us, Role::Rook)) | (jump & self.pieces(us, Role::Cannon));
+            }
+            if (attacks::horse_zone(to) & horses).any() {
+                from |= attacks::horse_attackers(to, occ) & horses;
+            }
+            for f in from {
+                if !danger_from.contains(f) || self.king_safe_after(us, f, to) {
+                    list.push(Move::new(f, to));
+                }
+            }
+            if attacks::king_attacks(to).contains(king) && self.king_safe_after(us, king, to) {
+                list.push(Move::new(king, to));
+            }
+        }
+        list
+    }
+
     /// The number of legal moves, without listing them.
     pub fn count_legal(&self) -> usize {
         let mut c = Counter(0);
@@ -307,6 +344,26 @@ mod tests {
             .map(|m| m.to_string())
             .collect();
         assert_eq!(horse, ["b0d1"]);
+    }
+
+    #[test]
+    fn captures_by_victim_are_the_legal_captures() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "2bak2n1/4a4/1c2b4/4pcp1p/1np6/3r2P2/2P1P3P/N3C4/2C2R3/2BAKAB2 w - - 0 15",
+            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+            "c3kab2/4a4/r1n1b1n2/pP2p3p/6p2/2R6/P3c1P1P/2NCC1N2/4A4/2B1KABr1 w - - 0 15",
+        ];
+        for fen in fens {
+            let b = Board::from_fen(fen).unwrap();
+            let enemies = b.by_color(b.turn().flip());
+            let mut by_victim: Vec<u16> = b.legal_captures_of(enemies).iter().map(|m| m.raw()).collect();
+            let mut by_piece: Vec<u16> = b.legal_moves_to(enemies).iter().map(|m| m.raw()).collect();
+            by_victim.sort_unstable();
+            by_piece.sort_unstable();
+            assert!(!by_piece.is_empty(), "{fen}");
+            assert_eq!(by_victim, by_piece, "{fen}");
+        }
     }
 
     #[test]

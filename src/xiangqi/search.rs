@@ -610,7 +610,7 @@ impl Searcher {
             if targets.is_empty() {
                 return best;
             }
-            let captures = board.legal_moves_to_in(targets, false);
+            let captures = board.legal_captures_of(targets);
             self.score_moves(board, &captures, None, ply, Some(attacked[us.flip().index()]));
             captures
         };
