@@ -155,9 +155,13 @@ impl<W: Write + Send + 'static> Engine<W> {
         match name.to_ascii_lowercase().as_str() {
             "hash" | "hashsize" => match value.parse::<usize>() {
                 Ok(mb) if (1..=65536).contains(&mb) => {
-                    self.hash_mb = mb;
-                    if let Some(s) = &mut self.searcher {
-                        s.resize_tt(mb);
+                    let resized = match &mut self.searcher {
+                        Some(s) => s.resize_tt(mb),
+                        None => Ok(()),
+                    };
+                    match resized {
+                        Ok(()) => self.hash_mb = mb,
+                        Err(e) => self.error(&e),
                     }
                 }
                 _ => self.error(&format!(

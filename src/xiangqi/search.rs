@@ -161,9 +161,16 @@ impl Searcher {
         self.weights = weights;
     }
 
-    /// Replaces the transposition table with one of `tt_mb` MiB.
-    pub fn resize_tt(&mut self, tt_mb: usize) {
-        self.tt = Tt::new(tt_mb);
+    /// Replaces the transposition table with one of `tt_mb` MiB; if that much memory cannot
+    /// be had, keeps the current table and says so.
+    pub fn resize_tt(&mut self, tt_mb: usize) -> Result<(), String> {
+        self.tt = Tt::try_new(tt_mb).ok_or_else(|| {
+            format!(
+                "cannot allocate a {tt_mb} MiB hash table; keeping the {} MiB one",
+                self.tt.bytes() >> 20
+            )
+        })?;
+        Ok(())
     }
 
     /// Forgets everything learned (for a new game), so that games are independent.

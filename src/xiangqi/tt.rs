@@ -61,7 +61,12 @@ pub struct Tt {
 impl Tt {
     /// A table using about `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Tt {
-        let bytes = megabytes.max(1) * 1024 * 1024;
+        Tt::try_new(megabytes).expect("memory for the transposition table")
+    }
+
+    /// [`Tt::new`], or `None` when the memory cannot be had (a size a user asked for).
+    pub fn try_new(megabytes: usize) -> Option<Tt> {
+        let bytes = megabytes.max(1).checked_mul(1024 * 1024)?;
         let len = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let huge = bytes >= 2 * HUGE_PAGE;
         let slack = if huge {
@@ -70,7 +75,8 @@ impl Tt {
             0
         };
         // Reserve without touching, so that the pages are first faulted in after the advice.
-        let mut memory: Vec<Bucket> = Vec::with_capacity(len + slack);
+        let mut memory: Vec<Bucket> = Vec::new();
+        memory.try_reserve_exact(len + slack).ok()?;
         let misalign = memory.as_ptr() as usize % HUGE_PAGE;
         let start = if huge && misalign != 0 {
             (HUGE_PAGE - misalign) / std::mem::size_of::<Bucket>()
@@ -81,12 +87,12 @@ impl Tt {
             advise_huge_pages(memory.as_ptr().wrapping_add(start), len);
         }
         memory.resize(len + slack, Bucket::default());
-        Tt {
+        Some(Tt {
             memory,
             start,
             len,
             generation: 0,
-        }
+        })
     }
 
     /// Forgets everything (between games, so every game starts alike).
@@ -239,5 +245,14 @@ mod tests {
         assert!(tt.probe(0x1234_5678_0000_1234, 1).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_0000_1234, 1).is_none());
+    }
+
+    #[test]
+    fn a_table_too_large_for_memory_is_refused() {
+        // 2^60 bytes: more than any address space; usize::MAX MiB overflows the byte count.
+        assert!(Tt::try_new(1 << 40).is_none());
+        assert!(Tt::try_new(usize::MAX).is_none());
+        let tt = Tt::try_new(8).unwrap();
+        assert_eq!(tt.bytes(), 8 << 20);
     }
 }
