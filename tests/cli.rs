@@ -187,6 +187,10 @@ fn match_inputs_are_checked() {
         "not BASE+INC",
     );
     rejects(
+        &["match", "--a", "default", "--b", "default", "--tc", "1e30+0"],
+        "at most 86400 seconds",
+    );
+    rejects(
         &["match", "--a", "default", "--b", "default", "--games", "0"],
         "--games must be at least 1",
     );

@@ -161,6 +161,13 @@ fn stop_answers_at_once_and_garbage_is_survived() {
     assert!(start.elapsed() < SECOND);
     e.send("isready");
     e.until("readyok", 5 * SECOND);
+    // Clocks too long for any Duration are taken as very long, not a crash.
+    e.send("go time 1e300 increment 1e300");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.until("bestmove", 5 * SECOND);
+    e.send("isready");
+    e.until("readyok", 5 * SECOND);
     e.quit();
 }
 

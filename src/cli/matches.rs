@@ -105,6 +105,10 @@ fn parse_tc(text: &str) -> Result<Budget> {
     if base <= 0.0 {
         bail!("--tc '{text}': the base time must be positive");
     }
+    // A day a game is already far beyond any match anyone waits for.
+    if base > 86_400.0 || inc > 86_400.0 {
+        bail!("--tc '{text}': base and increment are at most 86400 seconds (a day)");
+    }
     Ok(Budget::Clock {
         base: Duration::from_secs_f64(base),
         increment: Duration::from_secs_f64(inc),

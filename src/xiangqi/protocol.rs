@@ -266,14 +266,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .ok_or_else(|| format!("'{word}' is not a valid value for '{}'", args[i]))
         };
-        let ucci_time = |v: f64| {
-            if self.millis {
-                Duration::from_secs_f64(v / 1000.0)
-            } else {
-                Duration::from_secs_f64(v)
-            }
-        };
-        let ms = |v: f64| Duration::from_secs_f64(v / 1000.0);
+        // Absurdly long clocks are taken as 30 years rather than overflowing a Duration.
+        let secs = |v: f64| Duration::from_secs_f64(v.min(1e9));
+        let ucci_time = |v: f64| if self.millis { secs(v / 1000.0) } else { secs(v) };
+        let ms = |v: f64| secs(v / 1000.0);
         while i < args.len() {
             let takes_value = match args[i] {
                 "ponder" => {
