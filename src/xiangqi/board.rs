@@ -241,27 +241,27 @@ impl Board {
         att
     }
 
-    /// Whether `color` attacks or defends `sq`: a point of [`Board::attack_map`], found from
-    /// the point back to the pieces (cheaper when only a few points are asked about).
-    pub fn attacks_point(&self, color: Color, sq: Square) -> bool {
+    /// The pieces of `color` that attack or defend `sq`, as [`Board::attack_map`] counts
+    /// them (cannons by their captures, the king by its steps), found from the point back to
+    /// the pieces: cheaper than a whole map when only a few points are asked about. Every
+    /// step and line is symmetric, so they are the pieces `sq` would reach as each kind.
+    pub fn attackers_of(&self, color: Color, sq: Square) -> Bitboard {
         let occ = &self.occ;
         let by = self.by_color(color);
         let role = |r: Role| self.by_role[r.index()] & by;
-        let near = (attacks::pawn_attackers(color, sq) & role(Role::Pawn))
+        let mut out = (attacks::pawn_attackers(color, sq) & role(Role::Pawn))
             | (attacks::advisor_attacks(sq) & role(Role::Advisor))
             | (attacks::elephant_attacks(sq, occ) & role(Role::Elephant))
             | (attacks::king_attacks(sq) & role(Role::King));
-        if near.any() {
-            return true;
-        }
         let (rooks, cannons, horses) = (role(Role::Rook), role(Role::Cannon), role(Role::Horse));
         if (attacks::lines_through(sq) & (rooks | cannons)).any() {
             let (slide, jump) = attacks::slider_attacks(sq, occ);
-            if ((slide & rooks) | (jump & cannons)).any() {
-                return true;
-            }
+            out |= (slide & rooks) | (jump & cannons);
         }
-        (attacks::horse_zone(sq) & horses).any() && (attacks::horse_attackers(sq, occ) & horses).any()
+        if (attacks::horse_zone(sq) & horses).any() {
+            out |= attacks::horse_attackers(sq, occ) & horses;
+        }
+        out
     }
 
     /// Points attacked by `color`'s stepping pieces: king, advisors, elephants and pawns.

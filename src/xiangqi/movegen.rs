@@ -203,31 +203,16 @@ impl Board {
         debug_assert!(!self.in_check());
         let us = self.turn();
         let king = self.king(us);
-        let occ = self.occupancy();
         let (danger_from, _) = self.danger(us, king);
-        let sliders = self.pieces(us, Role::Rook) | self.pieces(us, Role::Cannon);
-        let horses = self.pieces(us, Role::Horse);
         let mut list = MoveList::new();
         for to in victims & self.by_color(us.flip()) {
-            let mut from = (attacks::pawn_attackers(us, to) & self.pieces(us, Role::Pawn))
-                | (attacks::advisor_attacks(to) & self.pieces(us, Role::Advisor))
-                | (attacks::elephant_attacks(to, occ) & self.pieces(us, Role::Elephant));
-            // Every one of these steps and lines is symmetric, so the attackers of `to` are the
-            // pieces `to` would attack as a piece of that kind.
-            if (attacks::lines_through(to) & sliders).any() {
-                let (slide, jump) = attacks::slider_attacks(to, occ);
-                from |= (slide & self.pieces(us, Role::Rook)) | (jump & self.pieces(us, Role::Cannon));
-            }
-            if (attacks::horse_zone(to) & horses).any() {
-                from |= attacks::horse_attackers(to, occ) & horses;
-            }
-            for f in from {
-                if !danger_from.contains(f) || self.king_safe_after(us, f, to) {
-                    list.push(Move::new(f, to));
+            for from in self.attackers_of(us, to) {
+                // The king's own moves always get the full test; other pieces only when
+                // they may shield the king.
+                let test = from == king || danger_from.contains(from);
+                if !test || self.king_safe_after(us, from, to) {
+                    list.push(Move::new(from, to));
                 }
-            }
-            if attacks::king_attacks(to).contains(king) && self.king_safe_after(us, king, to) {
-                list.push(Move::new(king, to));
             }
         }
         list

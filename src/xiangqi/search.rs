@@ -2,7 +2,8 @@
 //!
 //! Aspiration windows; a transposition table (mate scores stored relative to the node);
 //! move ordering by TT move, captures (MVV when the victim is unprotected, MVV/LVA when it is
-//! protected, seed 001), killers and history; quiescence on captures and check evasions;
+//! protected, seed 001), killers and history, generated in stages so that a node cut off
+//! early never generates its quiet moves; quiescence on captures and check evasions;
 //! null-move pruning guarded against zugzwang; check extension; internal iterative
 //! deepening without a TT move; late-move reductions; mate-distance pruning; and the game's
 //! repetition rulings (perpetual check and chase lose) inside the tree.
@@ -856,8 +857,8 @@ impl Searcher {
     }
 
     /// Searches the moves whose ordering keys are `range` of this ply's keys, best first,
-    /// skipping those searched in an earlier stage; with a `floor`, stops at the first move scored below
-    /// it and returns where (the rest stays in place for a later stage).
+    /// skipping those searched in an earlier stage. With a `floor`, stops at the first move
+    /// scored below it and returns where (the rest stays in place for a later stage).
     fn search_stage(
         &mut self,
         board: &mut Board,
@@ -924,7 +925,8 @@ impl Searcher {
         defended: Option<Bitboard>,
     ) -> usize {
         let out = &mut self.keys[ply][offset..];
-        // One attack map per node stands in for "is the victim protected" (x-rays aside).
+        // A victim is protected if the opponent attacks its point now (x-rays aside): from the
+        // caller's attack map when it has one, else looked up for that point alone.
         for (i, &mv) in moves.iter().enumerate() {
             let score = if Some(mv) == hash_move {
                 HASH_MOVE
@@ -938,7 +940,7 @@ impl Searcher {
                 };
                 let protected = match defended {
                     Some(map) => map.contains(mv.to()),
-                    None => board.attacks_point(board.turn().flip(), mv.to()),
+                    None => board.attackers_of(board.turn().flip(), mv.to()).any(),
                 };
                 if !protected {
                     CAPTURE_BASE + 16 * v
