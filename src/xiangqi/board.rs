@@ -16,6 +16,8 @@ pub struct Board {
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
     occ: Occupancy,
+    /// Each side's king square, kept beside the bitboards: asked for at nearly every node.
+    kings: [Square; 2],
     turn: Color,
     hash: u64,
     halfmoves: u32,
@@ -57,6 +59,8 @@ impl Board {
             by_color: [Bitboard::EMPTY; 2],
             by_role: [Bitboard::EMPTY; 7],
             occ: Occupancy::EMPTY,
+            // Placeholders until the setup's kings are placed (validation requires both).
+            kings: [Square::new_unchecked(0); 2],
             turn: Color::Red,
             hash: 0,
             halfmoves: 0,
@@ -68,6 +72,9 @@ impl Board {
     fn put(&mut self, sq: Square, piece: Piece) {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
+        if piece.role == Role::King {
+            self.kings[piece.color.index()] = sq;
+        }
         self.by_color[piece.color.index()] ^= Bitboard::from_square(sq);
         self.by_role[piece.role.index()] ^= Bitboard::from_square(sq);
         self.hash ^= zobrist::piece_key(piece, sq);
@@ -158,9 +165,8 @@ impl Board {
     /// The king of `color`. Every valid board has one.
     #[inline]
     pub fn king(&self, color: Color) -> Square {
-        self.pieces(color, Role::King)
-            .first()
-            .expect("a valid board has both kings")
+        debug_assert!(self.pieces(color, Role::King).contains(self.kings[color.index()]));
+        self.kings[color.index()]
     }
 
     /// Pieces of `by` that attack the king standing on `ksq`, given an occupancy and a mask
