@@ -443,6 +443,83 @@ mod tests {
         text(&sink)
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Lines of protocol words, numbers out of every range and stray moves: the engine
+        /// answers each without a panic and is still ready at the end.
+        #[test]
+        fn random_lines_never_break_the_engine(
+            lines in proptest::collection::vec(proptest::collection::vec(0usize..WORDS.len(), 0..8), 1..10),
+            uci in proptest::bool::ANY,
+        ) {
+            let sink = Sink::default();
+            let mut engine = Engine::new(sink.clone(), Weights::default());
+            engine.handle(if uci { "uci" } else { "ucci" });
+            for words in &lines {
+                let line: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
+                engine.handle(&line.join(" "));
+                engine.handle("stop");
+            }
+            engine.handle("isready");
+            let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+            proptest::prop_assert!(out.lines().any(|l| l == "readyok"), "{}", out);
+            proptest::prop_assert!(!out.contains("the search failed"), "{}", out);
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "position",
+        "fen",
+        "startpos",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "time",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "increment",
+        "opptime",
+        "ponder",
+        "draw",
+        "infinite",
+        "ponderhit",
+        "stop",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "usemillisec",
+        "true",
+        "banmoves",
+        "newgame",
+        "-1",
+        "0",
+        "1",
+        "3",
+        "1e9",
+        "1e300",
+        "nan",
+        "inf",
+        "18446744073709551616",
+        "h2e2",
+        "h9g7",
+        "a0a9",
+        "z9z9",
+        "w",
+        "b",
+        "-",
+        "9/9/9",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "4k4/9/9/9/9/9/9/9/9/3K5",
+    ];
+
     #[test]
     fn ucci_handshake_search_and_bye() {
         let out = session("ucci\nisready\nposition startpos moves h2e2 h9g7\ngo depth 3\nquit\n");
