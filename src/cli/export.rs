@@ -1,7 +1,7 @@
 //! `qitune export`: a generation's champion as a weight file for an engine.
 
-use anyhow::{bail, Context, Result};
-use qitune::ga::run::{champion_path, last_champion};
+use anyhow::{Context, Result};
+use qitune::ga::run::{existing_champion, last_champion};
 use qitune::params::{Params, WeightFile};
 use std::path::PathBuf;
 
@@ -26,14 +26,7 @@ pub fn run(args: Args) -> Result<()> {
         None => last_champion(&args.run)
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
     };
-    let path = champion_path(&args.run, generation);
-    if !path.exists() {
-        bail!(
-            "{} has no champion of generation {generation} ({} is missing)",
-            args.run.display(),
-            path.display()
-        );
-    }
+    let path = existing_champion(&args.run, generation).map_err(anyhow::Error::msg)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
     let specs = qitune::game::specs_for(&file.game)

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use qitune::arena::rating::Crosstable;
 use qitune::arena::{self, Match};
 use qitune::ga::config::Config;
-use qitune::ga::run::champion_path;
+use qitune::ga::run::existing_champion;
 use qitune::game::{Adjudication, Budget, Player};
 use qitune::game::{AmazonsGame, Game, XiangqiGame};
 use std::fmt::Write;
@@ -63,19 +63,9 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     let mut names = Vec::new();
     let mut players = Vec::new();
     for &g in &args.gens {
-        let path = champion_path(&args.run, g);
-        if !path.exists() {
-            bail!(
-                "{} has no champion of generation {g} ({} is missing)",
-                args.run.display(),
-                path.display()
-            );
-        }
+        let path = existing_champion(&args.run, g).map_err(anyhow::Error::msg)?;
         names.push(format!("gen-{g:04}"));
-        players.push(
-            arena::player_weights::<G>(path.to_str().context("a readable path")?)
-                .map_err(anyhow::Error::msg)?,
-        );
+        players.push(arena::load_weights::<G>(&path).map_err(anyhow::Error::msg)?);
     }
     for k in 1..=args.random {
         names.push(format!("random:{k}"));

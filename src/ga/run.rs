@@ -434,6 +434,20 @@ pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
     dir.join("champions").join(format!("gen-{generation:04}.json"))
 }
 
+/// The champion file of `generation` in a run folder, or why there is none.
+pub fn existing_champion(dir: &Path, generation: usize) -> Result<PathBuf, String> {
+    let path = champion_path(dir, generation);
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{} has no champion of generation {generation} ({} is missing)",
+            dir.display(),
+            path.display()
+        ))
+    }
+}
+
 /// The last generation with a champion file in a run folder.
 pub fn last_champion(dir: &Path) -> Option<usize> {
     std::fs::read_dir(dir.join("champions"))

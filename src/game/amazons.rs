@@ -3,7 +3,7 @@
 
 use super::{Adjudication, Budget, Ending, Game, GameRecord, Player};
 use crate::amazons::eval::Weights;
-use crate::amazons::search::{alphabeta, uct, UctConfig};
+use crate::amazons::search::{alphabeta, random_move, uct, UctConfig};
 use crate::amazons::{Board, Move, Side};
 use crate::params::{Params, Spec};
 use crate::xiangqi::Color;
@@ -13,9 +13,9 @@ use crate::xiangqi::Color;
 pub struct AmazonsGame;
 
 impl Game for AmazonsGame {
-    type Board = crate::amazons::Board;
-    type Move = crate::amazons::Move;
-    type Weights = crate::amazons::eval::Weights;
+    type Board = Board;
+    type Move = Move;
+    type Weights = Weights;
     const NAME: &'static str = crate::amazons::eval::GAME;
 
     fn specs() -> &'static [Spec] {
@@ -23,11 +23,11 @@ impl Game for AmazonsGame {
     }
 
     fn weights(params: &Params) -> Self::Weights {
-        crate::amazons::eval::Weights::new(params)
+        Weights::new(params)
     }
 
     fn parse_position(text: &str) -> Result<Self::Board, String> {
-        crate::amazons::Board::from_fen(text).map_err(|e| e.to_string())
+        Board::from_fen(text).map_err(|e| e.to_string())
     }
 
     fn fen(board: &Self::Board) -> String {
@@ -37,9 +37,9 @@ impl Game for AmazonsGame {
     fn random_opening(seed: u64, plies: usize) -> Self::Board {
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut board = crate::amazons::Board::startpos();
+        let mut board = Board::startpos();
         for _ in 0..plies {
-            match crate::amazons::search::random_move(&board, &mut rng) {
+            match random_move(&board, &mut rng) {
                 Some(m) => board.play(m),
                 None => break,
             }

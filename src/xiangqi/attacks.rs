@@ -498,26 +498,36 @@ pub fn elephant_attacks_all(color: Color, elephants: Bitboard, occ: &Occupancy) 
     let up_left = ((e << 8) & empty & NOT_FILE_I) << 8 & NOT_FILE_I;
     let down_right = ((e >> 8) & empty & NOT_FILE_A) >> 8 & NOT_FILE_A;
     let down_left = ((e >> 10) & empty & NOT_FILE_I) >> 10 & NOT_FILE_I;
-    let own_half = match color {
-        Color::Red => RED_HALF.0,
-        Color::Black => !RED_HALF.0 & BOARD_MASK,
-    };
-    Bitboard((up_right | up_left | down_right | down_left) & own_half)
+    Bitboard(up_right | up_left | down_right | down_left) & own_half(color)
 }
 
-/// Both palaces.
-const PALACES: u128 = {
-    let mut t = 0u128;
+/// `color`'s side of the river.
+#[inline]
+pub fn own_half(color: Color) -> Bitboard {
+    match color {
+        Color::Red => RED_HALF,
+        Color::Black => Bitboard(!RED_HALF.0 & BOARD_MASK),
+    }
+}
+
+/// Each colour's palace.
+pub const PALACE: [Bitboard; 2] = {
+    let mut t = [Bitboard::EMPTY; 2];
     let mut i = 0;
     while i < 90 {
         let sq = Square::new_unchecked(i as u32);
-        if sq.in_palace(Color::Red) || sq.in_palace(Color::Black) {
-            t |= 1u128 << i;
+        if sq.in_palace(Color::Red) {
+            t[0].0 |= 1u128 << i;
+        }
+        if sq.in_palace(Color::Black) {
+            t[1].0 |= 1u128 << i;
         }
         i += 1;
     }
     t
 };
+
+const PALACES: u128 = PALACE[0].0 | PALACE[1].0;
 
 /// Squares strictly between two squares on one rank or file (empty if not aligned).
 pub fn between(a: Square, b: Square) -> Bitboard {

@@ -434,7 +434,7 @@ impl Weights {
         let file = attacks::file_mask(king.file());
         s += self.s(S::king_file_rook) * (board.pieces(them, Role::Rook) & file).count() as i32;
         s += self.s(S::king_file_cannon) * (board.pieces(them, Role::Cannon) & file).count() as i32;
-        s += self.s(S::palace_pressure) * (Bitboard(PALACE[color.index()]) & theirs).count() as i32;
+        s += self.s(S::palace_pressure) * (attacks::PALACE[color.index()] & theirs).count() as i32;
 
         let advisors = board.pieces(color, Role::Advisor);
         if advisors.count() == 2 && (advisors & mine).count() == 2 {
@@ -476,22 +476,6 @@ fn phase(board: &Board) -> i32 {
         + PHASE_MINOR * (board.by_role(Role::Horse) | board.by_role(Role::Cannon)).count() as i32)
         .min(PHASE_MAX)
 }
-
-const PALACE: [u128; 2] = {
-    let mut t = [0u128; 2];
-    let mut i = 0;
-    while i < 90 {
-        let sq = Square::new_unchecked(i as u32);
-        if sq.in_palace(Color::Red) {
-            t[0] |= 1u128 << i;
-        }
-        if sq.in_palace(Color::Black) {
-            t[1] |= 1u128 << i;
-        }
-        i += 1;
-    }
-    t
-};
 
 #[cfg(test)]
 mod tests {

@@ -323,7 +323,7 @@ fn threats(board: &Board, color: Color) -> Bitboard {
     let them = color.flip();
     let mover = with_turn(board, color);
     let defender = with_turn(board, them);
-    let crossed_pawns = board.pieces(them, Role::Pawn) & !own_half(them);
+    let crossed_pawns = board.pieces(them, Role::Pawn) & !attacks::own_half(them);
     let targets =
         (board.by_color(them) & !board.by_role(Role::King) & !board.by_role(Role::Pawn)) | crossed_pawns;
     let mut out = Bitboard::EMPTY;
@@ -350,11 +350,4 @@ fn protected_after_capture(board: &Board, capture: Move) -> bool {
     let mut b = board.clone();
     b.make(capture);
     !b.legal_moves_to(Bitboard::from_square(capture.to())).is_empty()
-}
-
-fn own_half(color: Color) -> Bitboard {
-    match color {
-        Color::Red => attacks::RED_HALF,
-        Color::Black => !attacks::RED_HALF,
-    }
 }

@@ -363,9 +363,12 @@ impl Searcher {
         let quiet = board.piece_at(mv.to()).is_none();
         self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
         let undo = board.make(mv);
-        self.tt.prefetch(board.hash());
         self.path.push(Ply { mv, undo });
         let gives_check = board.in_check();
+        // Only a child with depth left probes the table (quiescence does not).
+        if depth > 1 || gives_check {
+            self.tt.prefetch(board.hash());
+        }
         let score = if index == 0 {
             -self.negamax(
                 board,
@@ -519,46 +522,30 @@ impl Searcher {
         // hash move; captures that win or trade material; the killers; the quiet moves, then
         // the losing captures. (Over the bench, four in five nodes that generate moves are
         // cut off by a capture or a killer.) In check, all evasions at once.
-        let mut searched = 0;
-        if let Some(mv) = tt_move {
-            let quiet = board.piece_at(mv.to()).is_none();
-            let score = self.child(board, mv, depth, node.alpha, beta, ply, 0, pv_node);
-            searched = 1;
-            if self.aborted {
-                return 0;
-            }
-            if self.consider(
-                &mut node,
-                board,
-                mv,
-                score,
-                beta,
-                ply,
-                depth,
-                pv_node,
-                quiet,
-                0..0,
-                [None; 3],
-            ) {
-                self.tt.store(hash, ply, node.mv, node.score, depth, Bound::Lower);
-                return node.score;
-            }
-        }
         let mut stage = StageSearch {
             depth,
             beta,
             ply,
             pv_node,
-            skip: [tt_move, None, None],
-            searched,
+            skip: [None; 3],
+            searched: 0,
         };
-        let flow = if in_check {
-            let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
-            let n = self.score_moves(board, &evasions, tt_move, ply, 0, None);
-            self.search_stage(board, &mut node, &mut stage, 0..n, None)
-        } else {
-            self.search_stages(board, &mut node, &mut stage)
-        };
+        let mut flow = Flow::Rest(0);
+        if let Some(mv) = tt_move {
+            flow = self
+                .search_move(board, &mut node, &mut stage, mv, 0..0)
+                .unwrap_or(Flow::Rest(0));
+            stage.skip[0] = Some(mv);
+        }
+        if let Flow::Rest(_) = flow {
+            flow = if in_check {
+                let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
+                let n = self.score_moves(board, &evasions, tt_move, ply, 0, None);
+                self.search_stage(board, &mut node, &mut stage, 0..n, None)
+            } else {
+                self.search_stages(board, &mut node, &mut stage)
+            };
+        }
         match flow {
             Flow::Aborted => return 0,
             Flow::Cut => {
@@ -818,35 +805,8 @@ impl Searcher {
             {
                 continue;
             }
-            let score = self.child(
-                board,
-                killer,
-                stage.depth,
-                node.alpha,
-                stage.beta,
-                ply,
-                stage.searched,
-                stage.pv_node,
-            );
-            stage.searched += 1;
-            if self.aborted {
-                return Flow::Aborted;
-            }
-            let cut = self.consider(
-                node,
-                board,
-                killer,
-                score,
-                stage.beta,
-                ply,
-                stage.depth,
-                stage.pv_node,
-                true,
-                0..0,
-                stage.skip,
-            );
-            if cut {
-                return Flow::Cut;
+            if let Some(flow) = self.search_move(board, node, stage, killer, 0..0) {
+                return flow;
             }
             stage.skip[1 + n_killers] = Some(killer);
             n_killers += 1;
@@ -854,6 +814,49 @@ impl Searcher {
         let quiets = board.legal_moves_to_in(!board.occupied(), false);
         let n_quiets = self.score_moves(board, &quiets, None, ply, n_captures, None);
         self.search_stage(board, node, stage, losing..n_captures + n_quiets, None)
+    }
+
+    /// Searches one move of a node and takes its score into the node's best; `Some` when the
+    /// node is done (a cut-off, or the search was stopped). `tried` indexes the keys of the
+    /// quiet moves searched before it in its stage (see [`Searcher::reward_quiet`]).
+    fn search_move(
+        &mut self,
+        board: &mut Board,
+        node: &mut NodeBest,
+        stage: &mut StageSearch,
+        mv: Move,
+        tried: Range<usize>,
+    ) -> Option<Flow> {
+        let quiet = board.piece_at(mv.to()).is_none();
+        let (depth, ply) = (stage.depth, stage.ply);
+        let score = self.child(
+            board,
+            mv,
+            depth,
+            node.alpha,
+            stage.beta,
+            ply,
+            stage.searched,
+            stage.pv_node,
+        );
+        stage.searched += 1;
+        if self.aborted {
+            return Some(Flow::Aborted);
+        }
+        self.consider(
+            node,
+            board,
+            mv,
+            score,
+            stage.beta,
+            ply,
+            depth,
+            stage.pv_node,
+            quiet,
+            tried,
+            stage.skip,
+        )
+        .then_some(Flow::Cut)
     }
 
     /// Searches the moves whose ordering keys are `range` of this ply's keys, best first,
@@ -876,37 +879,8 @@ impl Searcher {
             if stage.skip.contains(&Some(mv)) {
                 continue;
             }
-            let quiet = board.piece_at(mv.to()).is_none();
-            let score = self.child(
-                board,
-                mv,
-                stage.depth,
-                node.alpha,
-                stage.beta,
-                ply,
-                stage.searched,
-                stage.pv_node,
-            );
-            stage.searched += 1;
-            if self.aborted {
-                return Flow::Aborted;
-            }
-            let tried = range.start..i;
-            let cut = self.consider(
-                node,
-                board,
-                mv,
-                score,
-                stage.beta,
-                ply,
-                stage.depth,
-                stage.pv_node,
-                quiet,
-                tried,
-                stage.skip,
-            );
-            if cut {
-                return Flow::Cut;
+            if let Some(flow) = self.search_move(board, node, stage, mv, range.start..i) {
+                return flow;
             }
         }
         Flow::Rest(range.end)
