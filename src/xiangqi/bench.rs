@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 pub const TT_MB: usize = 16;
 
 /// Depth each bench position is searched to.
-pub const DEPTH: u32 = 9;
+pub const DEPTH: u32 = 11;
 
 /// Positions: the start, positions from the perft suite, and real master-game middlegames.
 pub const POSITIONS: &[&str] = &[

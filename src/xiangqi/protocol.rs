@@ -375,7 +375,7 @@ fn say<W: Write>(out: &Mutex<W>, text: &str) {
 
 fn info_line(dialect: Dialect, info: &Info) -> String {
     let ms = info.elapsed.as_millis();
-    let nps = (info.nodes as u128 * 1000) / ms.max(1);
+    let nps = (info.nodes as u128 * 1_000_000) / info.elapsed.as_micros().max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
     let score = match (dialect, mate_in_moves(info.score)) {
         (Dialect::Uci, Some(n)) => format!("mate {n}"),

@@ -21,6 +21,8 @@ pub struct Hit {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position's static evaluation, when the node that stored it computed one.
+    pub eval: Option<i32>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -31,9 +33,14 @@ struct Entry {
     depth: i8,
     /// Bits 0-1: bound (0 = empty); bits 2-7: the search generation that wrote it.
     meta: u8,
+    /// The static evaluation, or [`NO_EVAL`].
+    eval: i16,
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 12);
+
+/// An entry's `eval` when none was stored.
+const NO_EVAL: i16 = i16::MIN;
 
 /// Scores at or beyond this are mates; they are stored relative to the node, not the root.
 const MATE_BOUND: i32 = super::search::MATE - super::search::MAX_PLY as i32;
@@ -144,12 +151,24 @@ impl Tt {
             score: from_tt(e.score as i32, ply),
             depth: e.depth as i32,
             bound,
+            eval: (e.eval != NO_EVAL).then_some(e.eval as i32),
         })
     }
 
-    /// Stores a result: replaces the same position, else the shallower or older slot.
+    /// Stores a result (and the static evaluation, if the node made one): replaces the same
+    /// position, else the shallower or older slot.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, hash: u64, ply: usize, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(
+        &mut self,
+        hash: u64,
+        ply: usize,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        eval: Option<i32>,
+    ) {
         let key = (hash >> 32) as u32;
         let generation = self.generation;
         let i = self.index(hash);
@@ -168,8 +187,12 @@ impl Tt {
             }
         };
         let e = &mut bucket[slot];
-        // Keep a known best move when a fail-low of the same position brings none.
-        let mv = mv.map(Move::raw).unwrap_or(if e.key == key { e.mv } else { 0 });
+        // Keep a known best move (or evaluation) when a search of the same position brings none.
+        let same = e.key == key;
+        let mv = mv.map(Move::raw).unwrap_or(if same { e.mv } else { 0 });
+        let eval = eval
+            .and_then(|v| i16::try_from(v).ok().filter(|&v| v != NO_EVAL))
+            .unwrap_or(if same { e.eval } else { NO_EVAL });
         *e = Entry {
             key,
             mv,
@@ -181,6 +204,7 @@ impl Tt {
                     Bound::Lower => 2,
                     Bound::Upper => 3,
                 },
+            eval,
         };
     }
 
@@ -237,11 +261,30 @@ mod tests {
         let mut tt = Tt::new(1);
         let mv = Move::parse_iccs("h2e2").unwrap();
         // A mate in 5 plies from the root seen at ply 3 is a mate in 2 from that node.
-        tt.store(0xDEAD_BEEF_0000_1234, 3, Some(mv), MATE - 5, 4, Bound::Exact);
+        tt.store(
+            0xDEAD_BEEF_0000_1234,
+            3,
+            Some(mv),
+            MATE - 5,
+            4,
+            Bound::Exact,
+            Some(-70),
+        );
         let hit = tt.probe(0xDEAD_BEEF_0000_1234, 1).unwrap();
         assert_eq!(hit.score, MATE - 3, "seen from ply 1 it is a mate in 3");
         assert_eq!(hit.mv, Some(mv));
         assert_eq!(hit.bound, Bound::Exact);
+        assert_eq!(hit.eval, Some(-70));
+        // A later result without a move or an evaluation keeps those already known.
+        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, None);
+        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 3).unwrap();
+        assert_eq!((hit.mv, hit.eval, hit.score), (Some(mv), Some(-70), 12));
+        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, Some(40_000));
+        assert_eq!(
+            tt.probe(0xDEAD_BEEF_0000_1234, 3).unwrap().eval,
+            Some(-70),
+            "too large to keep"
+        );
         assert!(tt.probe(0x1234_5678_0000_1234, 1).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_0000_1234, 1).is_none());
