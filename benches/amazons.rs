@@ -4,7 +4,7 @@
 //! second with the playout cut at 8 plies, from the start and from a middle position.
 
 use qitune::amazons::eval::{Features, Weights};
-use qitune::amazons::search::{random_move, uct, UctConfig};
+use qitune::amazons::search::{random_position, uct, UctConfig};
 use qitune::amazons::Board;
 use rand::SeedableRng;
 use std::time::Instant;
@@ -13,15 +13,8 @@ fn positions(n: usize) -> Vec<(Board, u32)> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
     (0..n)
         .map(|i| {
-            let mut b = Board::startpos();
             let plies = (i % 40) as u32;
-            for _ in 0..plies {
-                match random_move(&b, &mut rng) {
-                    Some(m) => b.play(m),
-                    None => break,
-                }
-            }
-            (b, plies)
+            (random_position(plies, &mut rng), plies)
         })
         .collect()
 }

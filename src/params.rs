@@ -200,9 +200,7 @@ impl Params {
         }
         Ok(params)
     }
-}
 
-impl Params {
     /// Reads and checks a weight file of `game` from disk; the message names the file and,
     /// for a bad entry, the key.
     pub fn load(path: &Path, game: &str, specs: &'static [Spec]) -> Result<Params, String> {

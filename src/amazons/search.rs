@@ -118,6 +118,19 @@ pub fn random_move(board: &Board, rng: &mut impl Rng) -> Option<Move> {
     (n > 0).then(|| nth_move(board, rng.gen_range(0..n))).flatten()
 }
 
+/// The start position after up to `plies` uniformly random moves (fewer if the side to move
+/// runs out of moves: `arrows().count_ones()` tells how many were played).
+pub fn random_position(plies: u32, rng: &mut impl Rng) -> Board {
+    let mut board = Board::startpos();
+    for _ in 0..plies {
+        match random_move(&board, rng) {
+            Some(m) => board.play(m),
+            None => break,
+        }
+    }
+    board
+}
+
 /// A random move for playouts: a random amazon that can move, a random landing point, a
 /// random arrow. Not uniform over all moves (an amazon with few moves gets its share), but
 /// three queen lookups instead of a pass over every move.
@@ -362,9 +375,9 @@ pub fn openings(count: usize, plies: u32, playouts: u32, window: f64, seed: u64)
             .into_par_iter()
             .map(|i| {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                let mut board = Board::startpos();
-                for _ in 0..plies {
-                    board.play(random_move(&board, &mut rng)?);
+                let board = random_position(plies, &mut rng);
+                if board.arrows().count_ones() < plies {
+                    return None;
                 }
                 let r = uct(&board, plies, &weights, &config, i);
                 ((r.value - 0.5).abs() <= window).then_some(board)
@@ -392,13 +405,7 @@ pub fn bench(playouts: u32) -> (u64, f64) {
     let mut total = 0u64;
     let start = std::time::Instant::now();
     for plies in [0u32, 6, 12, 20, 30, 40] {
-        let mut board = Board::startpos();
-        for _ in 0..plies {
-            match random_move(&board, &mut rng) {
-                Some(m) => board.play(m),
-                None => break,
-            }
-        }
+        let board = random_position(plies, &mut rng);
         uct(&board, plies, &weights, &config, plies as u64);
         total += config.playouts as u64;
     }

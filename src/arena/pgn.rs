@@ -1,7 +1,7 @@
 //! Xiangqi PGN: the tags engine authors' tools read (FEN, result, termination) and the moves in
 //! ICCS coordinates.
 
-use crate::game::{Ending, GameRecord};
+use crate::game::{Ending, Game, GameRecord};
 use crate::xiangqi::Color;
 use std::fmt::Write;
 
@@ -14,11 +14,9 @@ pub fn result_token<M>(record: &GameRecord<M>) -> &'static str {
     }
 }
 
-/// One game as PGN (`game` is the Game tag: "Chinese Chess", "Amazons"). No date or clock is
-/// written, so the same games give the same bytes.
-pub fn game<M: std::fmt::Display>(
-    record: &GameRecord<M>,
-    game: &str,
+/// One game of `G` as PGN. No date or clock is written, so the same games give the same bytes.
+pub fn game<G: Game>(
+    record: &GameRecord<G::Move>,
     event: &str,
     round: usize,
     red: &str,
@@ -30,7 +28,7 @@ pub fn game<M: std::fmt::Display>(
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
         writeln!(s, "[{k} \"{v}\"]").expect("write to String");
     };
-    tag(&mut s, "Game", game);
+    tag(&mut s, "Game", G::PGN_GAME);
     tag(&mut s, "Event", event);
     tag(&mut s, "Site", "qitune");
     tag(&mut s, "Round", &round.to_string());
@@ -38,8 +36,8 @@ pub fn game<M: std::fmt::Display>(
     tag(&mut s, "Black", black);
     tag(&mut s, "Result", result);
     tag(&mut s, "FEN", &record.start_fen);
-    if game == "Chinese Chess" {
-        tag(&mut s, "Format", "ICCS");
+    if let Some(format) = G::PGN_FORMAT {
+        tag(&mut s, "Format", format);
     }
     let termination = match record.ending {
         Ending::Rules(t) => t.to_string(),

@@ -117,7 +117,7 @@ fn parse_tc(text: &str) -> Result<Budget> {
 
 pub fn run(args: Args) -> Result<()> {
     match args.game {
-        super::GameKind::Xiangqi => run_game::<XiangqiGame>(args, "Chinese Chess"),
+        super::GameKind::Xiangqi => run_game::<XiangqiGame>(args),
         super::GameKind::Amazons => {
             if args.tc.is_some() {
                 bail!("Amazons matches take --nodes (UCT playouts a move) or --depth (alpha-beta), not --tc");
@@ -126,12 +126,12 @@ pub fn run(args: Args) -> Result<()> {
             if args.depth.is_some_and(|d| d > 4) {
                 bail!("--depth for Amazons (alpha-beta, 24 moves a node) must be at most 4");
             }
-            run_game::<AmazonsGame>(args, "Amazons")
+            run_game::<AmazonsGame>(args)
         }
     }
 }
 
-fn run_game<G: Game>(args: Args, pgn_game: &str) -> Result<()> {
+fn run_game<G: Game>(args: Args) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -325,9 +325,8 @@ fn run_game<G: Game>(args: Args, pgn_game: &str) -> Result<()> {
             } else {
                 (&args.b, &args.a)
             };
-            text.push_str(&pgn::game(
+            text.push_str(&pgn::game::<G>(
                 &p.record,
-                pgn_game,
                 "qitune match",
                 p.index + 1,
                 red,

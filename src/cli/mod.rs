@@ -52,3 +52,15 @@ pub enum GameKind {
     Xiangqi,
     Amazons,
 }
+
+impl GameKind {
+    /// The game a run configuration names.
+    pub fn named(name: &str) -> anyhow::Result<GameKind> {
+        use qitune::game::{AmazonsGame, Game, XiangqiGame};
+        match name {
+            n if n == XiangqiGame::NAME => Ok(GameKind::Xiangqi),
+            n if n == AmazonsGame::NAME => Ok(GameKind::Amazons),
+            other => anyhow::bail!("game '{other}' is unknown (xiangqi or amazons)"),
+        }
+    }
+}

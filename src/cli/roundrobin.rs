@@ -47,9 +47,11 @@ pub fn run(args: Args) -> Result<()> {
         .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
     let config: Config =
         serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
-    match config.game.as_str() {
-        "amazons" => round_robin::<AmazonsGame>(args, config),
-        _ => round_robin::<XiangqiGame>(args, config),
+    let game = super::GameKind::named(&config.game)
+        .with_context(|| format!("{}/config.json", args.run.display()))?;
+    match game {
+        super::GameKind::Xiangqi => round_robin::<XiangqiGame>(args, config),
+        super::GameKind::Amazons => round_robin::<AmazonsGame>(args, config),
     }
 }
 

@@ -29,9 +29,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let config = Config::read(&args.config).map_err(anyhow::Error::msg)?;
-    match config.game.as_str() {
-        "amazons" => tune::<AmazonsGame>(args, config),
-        _ => tune::<XiangqiGame>(args, config),
+    match super::GameKind::named(&config.game)? {
+        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, config),
+        super::GameKind::Amazons => tune::<AmazonsGame>(args, config),
     }
 }
 

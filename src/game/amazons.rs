@@ -3,7 +3,7 @@
 
 use super::{Adjudication, Budget, Ending, Game, GameRecord, Player};
 use crate::amazons::eval::Weights;
-use crate::amazons::search::{alphabeta, random_move, uct, UctConfig};
+use crate::amazons::search::{alphabeta, random_position, uct, UctConfig};
 use crate::amazons::{Board, Move, Side};
 use crate::params::{Params, Spec};
 use crate::xiangqi::Color;
@@ -17,6 +17,7 @@ impl Game for AmazonsGame {
     type Move = Move;
     type Weights = Weights;
     const NAME: &'static str = crate::amazons::eval::GAME;
+    const PGN_GAME: &'static str = "Amazons";
 
     fn specs() -> &'static [Spec] {
         crate::amazons::eval::specs()
@@ -36,15 +37,8 @@ impl Game for AmazonsGame {
 
     fn random_opening(seed: u64, plies: usize) -> Self::Board {
         use rand::SeedableRng;
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let mut board = Board::startpos();
-        for _ in 0..plies {
-            match random_move(&board, &mut rng) {
-                Some(m) => board.play(m),
-                None => break,
-            }
-        }
-        board
+        let plies = plies.min(u32::MAX as usize) as u32;
+        random_position(plies, &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed))
     }
 
     fn play(
@@ -58,6 +52,7 @@ impl Game for AmazonsGame {
         play(start, first, second, max_plies, adjudication)
     }
 }
+
 /// Alpha-beta's width when a depth budget asks for it.
 const ALPHABETA_WIDTH: usize = 24;
 

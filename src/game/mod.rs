@@ -33,6 +33,10 @@ pub trait Game: Send + Sync + 'static {
     type Weights: Clone + Send + Sync + Debug;
     /// The name in weight files, configurations and `--game`.
     const NAME: &'static str;
+    /// The PGN `Game` tag.
+    const PGN_GAME: &'static str;
+    /// The PGN `Format` tag (the move notation), if the game's tools name one.
+    const PGN_FORMAT: Option<&'static str> = None;
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
     fn weights(params: &Params) -> Self::Weights;

@@ -18,6 +18,8 @@ impl Game for XiangqiGame {
     type Move = crate::xiangqi::Move;
     type Weights = crate::xiangqi::eval::Weights;
     const NAME: &'static str = crate::xiangqi::eval::GAME;
+    const PGN_GAME: &'static str = "Chinese Chess";
+    const PGN_FORMAT: Option<&'static str> = Some("ICCS");
 
     fn specs() -> &'static [Spec] {
         crate::xiangqi::eval::specs()

@@ -248,25 +248,25 @@ impl Searcher {
             self.root_first_ok = false;
             self.root_partial = None;
             let score = self.aspiration(&mut board, depth as i32, previous, &root_moves);
-            if self.aborted {
-                if let Some(score) = self.root_partial.filter(|_| self.pv_len[0] > 0) {
-                    let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
-                    result.best = pv.first().copied().or(result.best);
-                    result.ponder = pv.get(1).copied();
-                    result.score = score;
-                    result.pv = pv;
-                }
-                break;
-            }
+            // A stopped iteration still counts for the move it proved best, if any; the
+            // reported depth stays the last one completed.
+            let (score, done) = match (self.aborted, self.root_partial.filter(|_| self.pv_len[0] > 0)) {
+                (false, _) => (score, depth),
+                (true, Some(partial)) => (partial, result.depth),
+                (true, None) => break,
+            };
             let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
                 ponder: pv.get(1).copied(),
                 score,
-                depth,
+                depth: done,
                 nodes: self.nodes,
                 pv,
             };
+            if self.aborted {
+                break;
+            }
             report(&Info {
                 depth,
                 score,
@@ -493,9 +493,10 @@ impl Searcher {
         // Off the principal variation, a static evaluation far enough above beta cuts the node
         // at once (reverse futility, shallow depths) or lets the opponent move twice (null
         // move). The evaluation is skipped where the material estimate rules both out.
-        let null_allowed = allow_null && depth >= 3 && has_attackers(board, board.turn());
-        let reverse_futile = depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
-        let eval = if pv_node || in_check || !(null_allowed || reverse_futile) {
+        let prunable = !pv_node && !in_check;
+        let null_allowed = prunable && allow_null && depth >= 3 && has_attackers(board, board.turn());
+        let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
+        let eval = if !(null_allowed || reverse_futile) {
             None
         } else {
             let needed = if null_allowed {
