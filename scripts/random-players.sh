@@ -22,8 +22,8 @@ for seed in $(seq "$first" "$last"); do
     "$bin" match --a "$player" --b "random:$seed" --games "$games" --nodes "$nodes" \
         ${positions:+--positions "$positions"} --json "$json" >/dev/null
     printf 'random:%-5s %.4f\n' "$seed" "$(sed -n 's/^ *"score": \([0-9.]*\),*$/\1/p' "$json")"
-done | awk '
+done | awk -v player="$player" '
     { print; sum += $2; n++; if (n == 1 || $2 < min) { min = $2; weakest = $1 } if ($2 >= 0.95) good++ }
     END { if (n == 0) exit 1
           printf "%s: mean %.4f over %d sets; weakest %s at %.3f; %d of %d sets at 0.95 or more\n",
-          "'"$player"'", sum / n, n, weakest, min, good + 0, n }'
+          player, sum / n, n, weakest, min, good + 0, n }'
