@@ -13,7 +13,7 @@ use std::path::Path;
 pub struct Spec {
     /// The name used in weight files and configs (`snake_case`).
     pub name: &'static str,
-    /// The hand-set value: the baseline evolution must beat.
+    /// The built-in value: the baseline evolution must beat.
     pub default: i32,
     pub min: i32,
     pub max: i32,
@@ -96,7 +96,7 @@ pub struct Params {
 }
 
 impl Params {
-    /// Every parameter at its hand-set default.
+    /// Every parameter at its built-in default.
     pub fn defaults(specs: &'static [Spec]) -> Params {
         Params {
             specs,

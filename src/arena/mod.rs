@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Reads a player: `default` (hand-set weights), `random:SEED` (every weight drawn at random,
+/// Reads a player: `default` (the built-in weights), `random:SEED` (every weight drawn at random,
 /// reproducibly), a game's own names (Xiangqi: `material`), or the path of a weight file.
 pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
     if spec == "default" {

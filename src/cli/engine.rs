@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Evaluation weights (a weight file written by `qitune export` or by hand); default:
-    /// the hand-set weights.
+    /// the built-in weights.
     #[arg(long)]
     weights: Option<PathBuf>,
 }

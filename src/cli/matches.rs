@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// Play a match between two players and report W/D/L and Elo with a 95% error bar.
 ///
-/// A player is `default` (hand-set weights), `material` (material only), `random:SEED`,
+/// A player is `default` (the built-in weights), `material` (material only), `random:SEED`,
 /// or a weight file.
 #[derive(clap::Args)]
 pub struct Args {

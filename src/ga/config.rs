@@ -28,7 +28,7 @@ pub struct Config {
     #[serde(default = "default_spread")]
     pub init_spread: f64,
     /// Weight file for the parameters that do not evolve (and for `init: weights`);
-    /// default: the hand-set weights.
+    /// default: the built-in weights.
     #[serde(default)]
     pub base_weights: Option<String>,
     /// A game reaching this many plies is a draw.
@@ -59,7 +59,7 @@ pub enum Init {
     /// Every gene at random.
     #[default]
     Random,
-    /// The hand-set weights, and mutants of them (`init_spread` per gene).
+    /// The built-in weights, and mutants of them (`init_spread` per gene).
     Defaults,
     /// The `base_weights` file, and mutants of it.
     Weights,
