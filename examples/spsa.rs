@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 #[derive(Parser)]
 struct Args {
-    /// Iterations (each plays four games).
+    /// Iterations (each plays four games), rounded up to whole batches of 128.
     #[arg(long, default_value_t = 32_000)]
     iterations: usize,
     /// Step size: a weight moves by rate × c per point of score difference.
@@ -39,6 +39,7 @@ struct Args {
     /// Nodes a move.
     #[arg(long, default_value_t = 2000)]
     nodes: u64,
+    /// Seed of the directions, opponents and openings.
     #[arg(long, default_value_t = 7)]
     seed: u64,
     /// Starting weights (default: the built-in ones).
@@ -60,6 +61,15 @@ fn main() {
 }
 
 fn run(args: &Args) -> Result<(), String> {
+    if !(args.rate.is_finite() && args.rate > 0.0) {
+        return Err(format!("--rate {}: must be a positive number", args.rate));
+    }
+    if !(0.0..=1.0).contains(&args.anchor) {
+        return Err(format!("--anchor {}: must be between 0 and 1", args.anchor));
+    }
+    if args.nodes == 0 {
+        return Err("--nodes must be at least 1".into());
+    }
     let specs = eval::specs();
     let start = match &args.from {
         Some(path) => Params::load(path, eval::GAME, specs)?,
