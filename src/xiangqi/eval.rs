@@ -556,6 +556,15 @@ mod tests {
     }
 
     #[test]
+    fn the_hand_set_weights_file_stays_loadable() {
+        // The paper's baseline and the SPSA start: it must follow any change to the specs.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/xiangqi-hand-set.json");
+        let hand = Params::load(std::path::Path::new(path), GAME, specs()).unwrap();
+        assert_eq!(hand.get("rook"), Some(900));
+        assert_ne!(hand.values(), default_params().values());
+    }
+
+    #[test]
     fn material_only_weights_are_pure_material() {
         let w = Weights::new(&material_only_params());
         let b = Board::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
