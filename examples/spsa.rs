@@ -9,11 +9,12 @@
 //! judge the result. Batches of 128 iterations share one weight vector and each iteration
 //! draws from its own seed, so a run is the same on any number of threads.
 //!
-//! The built-in weights are its output with the default settings, started from the hand-set
-//! weights (about 65 minutes on 2 cores):
+//! The built-in weights are its output in two stages, the second started from the first
+//! (about 90 minutes on 2 cores in all):
 //!
 //! ```text
-//! cargo run --release --example spsa -- --from examples/xiangqi-hand-set.json --out spsa.json
+//! cargo run --release --example spsa -- --from examples/xiangqi-hand-set.json --out stage1.json
+//! cargo run --release --example spsa -- --from stage1.json --iterations 14080 --seed 8 --out spsa.json
 //! ```
 
 use clap::Parser;
