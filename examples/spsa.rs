@@ -18,9 +18,10 @@
 //! ```
 
 use clap::Parser;
+use qitune::arena::{tally, Match};
 use qitune::game::{Adjudication, Budget, Game, Player, XiangqiGame};
 use qitune::params::{Params, Spec};
-use qitune::xiangqi::{eval, Color};
+use qitune::xiangqi::eval;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -117,21 +118,28 @@ fn run(args: &Args) -> Result<(), String> {
                     XiangqiGame::weights(&Params::random(specs, &mut ChaCha8Rng::seed_from_u64(seed)))
                 };
                 let opening = XiangqiGame::random_opening(rng.gen(), 4);
-                let player = |sign: f64| Player {
-                    weights: XiangqiGame::weights(&rounded(specs, &current, &direction, sign)),
-                    budget: Budget::Nodes(args.nodes),
+                // One game pair from the opening, colours swapped: the perturbed set's points.
+                let points = |sign: f64| {
+                    let weights = rounded(specs, current.iter().zip(&direction).map(|(t, d)| t + sign * d));
+                    let pair = Match::<XiangqiGame> {
+                        a: Player {
+                            weights: XiangqiGame::weights(&weights),
+                            budget: Budget::Nodes(args.nodes),
+                        },
+                        b: Player {
+                            weights: opponent.clone(),
+                            budget: Budget::Nodes(args.nodes),
+                        },
+                        positions: vec![opening.clone()],
+                        games: 2,
+                        max_plies: 300,
+                        adjudication: Adjudication::default(),
+                        sprt: None,
+                        tt_mb: 1,
+                    };
+                    2.0 * tally(&[pair.play(0), pair.play(1)]).score()
                 };
-                let opponent = Player {
-                    weights: opponent,
-                    budget: Budget::Nodes(args.nodes),
-                };
-                let score = |p: &Player| {
-                    let as_red = XiangqiGame::play(&opening, p, &opponent, 300, &Adjudication::default(), 1);
-                    let as_black =
-                        XiangqiGame::play(&opening, &opponent, p, 300, &Adjudication::default(), 1);
-                    points(as_red.winner, Color::Red) + points(as_black.winner, Color::Black)
-                };
-                let difference = score(&player(1.0)) - score(&player(-1.0));
+                let difference = points(1.0) - points(-1.0);
                 (direction, difference)
             })
             .collect();
@@ -145,7 +153,7 @@ fn run(args: &Args) -> Result<(), String> {
         let provenance = serde_json::json!({
             "spsa": { "iterations": done, "rate": args.rate, "anchor": args.anchor, "nodes": args.nodes, "seed": args.seed }
         });
-        rounded(specs, &theta, &step, 0.0)
+        rounded(specs, theta.iter().copied())
             .to_weight_file(eval::GAME, provenance)
             .write(&args.out)
             .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
@@ -158,21 +166,12 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// `theta + sign × direction`, rounded and clamped into each weight's range.
-fn rounded(specs: &'static [Spec], theta: &[f64], direction: &[f64], sign: f64) -> Params {
+/// Weights at `values`, rounded and clamped into each weight's range.
+fn rounded(specs: &'static [Spec], values: impl Iterator<Item = f64>) -> Params {
     let values: Vec<i32> = specs
         .iter()
-        .enumerate()
-        .map(|(i, s)| ((theta[i] + sign * direction[i]).round() as i32).clamp(s.min, s.max))
+        .zip(values)
+        .map(|(s, v)| (v.round() as i32).clamp(s.min, s.max))
         .collect();
     Params::from_values(specs, &values).expect("clamped into range")
-}
-
-/// A game's points for the side playing `color`.
-fn points(winner: Option<Color>, color: Color) -> f64 {
-    match winner {
-        None => 0.5,
-        Some(c) if c == color => 1.0,
-        Some(_) => 0.0,
-    }
 }
