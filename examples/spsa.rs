@@ -9,12 +9,13 @@
 //! judge the result. Batches of 128 iterations share one weight vector and each iteration
 //! draws from its own seed, so a run is the same on any number of threads.
 //!
-//! The built-in weights are its output in two stages, the second started from the first
-//! (about 90 minutes on 2 cores in all):
+//! The built-in weights are its output in three stages, each started from the one before
+//! (about 100 minutes on 2 cores in all):
 //!
 //! ```text
 //! cargo run --release --example spsa -- --from examples/xiangqi-hand-set.json --out stage1.json
-//! cargo run --release --example spsa -- --from stage1.json --iterations 14080 --seed 8 --out spsa.json
+//! cargo run --release --example spsa -- --from stage1.json --iterations 14080 --seed 8 --out stage2.json
+//! cargo run --release --example spsa -- --from stage2.json --iterations 7040 --seed 9 --out spsa.json
 //! ```
 
 use clap::Parser;
