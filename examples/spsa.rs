@@ -19,7 +19,7 @@
 //! ```
 
 use clap::Parser;
-use qitune::arena::{tally, Match};
+use qitune::arena::{random_weights, tally, Match};
 use qitune::game::{Adjudication, Budget, Game, Player, XiangqiGame};
 use qitune::params::{Params, Spec};
 use qitune::xiangqi::eval;
@@ -70,6 +70,9 @@ fn run(args: &Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.anchor) {
         return Err(format!("--anchor {}: must be between 0 and 1", args.anchor));
     }
+    if args.iterations == 0 {
+        return Err("--iterations must be at least 1".into());
+    }
     if args.nodes == 0 {
         return Err("--nodes must be at least 1".into());
     }
@@ -115,8 +118,7 @@ fn run(args: &Args) -> Result<(), String> {
                 let opponent = if rng.gen::<f64>() < args.anchor {
                     anchor.clone()
                 } else {
-                    let seed = 10_000 + rng.gen_range(0..2000);
-                    XiangqiGame::weights(&Params::random(specs, &mut ChaCha8Rng::seed_from_u64(seed)))
+                    random_weights::<XiangqiGame>(10_000 + rng.gen_range(0..2000))
                 };
                 let opening = XiangqiGame::random_opening(rng.gen(), 4);
                 // One game pair from the opening, colours swapped: the perturbed set's points.

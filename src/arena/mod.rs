@@ -27,13 +27,15 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
             let seed: u64 = seed
                 .parse()
                 .map_err(|_| format!("'{spec}': the seed after 'random:' must be a whole number"))?;
-            Ok(G::weights(&Params::random(
-                G::specs(),
-                &mut ChaCha8Rng::seed_from_u64(seed),
-            )))
+            Ok(random_weights::<G>(seed))
         }
         None => load_weights::<G>(Path::new(spec)),
     }
+}
+
+/// The player `random:SEED`: every weight drawn at random from its range, reproducibly.
+pub fn random_weights<G: Game>(seed: u64) -> G::Weights {
+    G::weights(&Params::random(G::specs(), &mut ChaCha8Rng::seed_from_u64(seed)))
 }
 
 /// Reads a weight file of game `G`, with a message naming what is wrong.
