@@ -61,7 +61,7 @@ proptest! {
     }
 
     #[test]
-    fn hash_and_unmake_are_exact_along_games(seed in any::<u64>()) {
+    fn hash_hash_after_and_unmake_are_exact_along_games(seed in any::<u64>()) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut b = random_position(seed, 0);
         let mut stack = Vec::new();
@@ -73,8 +73,10 @@ proptest! {
             // Every legal move's make/unmake restores the position exactly.
             for &mv in moves.iter() {
                 let before = b.clone();
+                let predicted = b.hash_after(mv);
                 let undo = b.make(mv);
                 prop_assert_eq!(b.hash(), b.compute_hash());
+                prop_assert_eq!(b.hash(), predicted);
                 b.unmake(mv, undo);
                 prop_assert_eq!(&b, &before);
             }

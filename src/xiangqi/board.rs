@@ -292,6 +292,19 @@ impl Board {
         }
     }
 
+    /// The hash after `mv`, without playing it (to prefetch the child's table entry early).
+    #[inline]
+    pub fn hash_after(&self, mv: Move) -> u64 {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.mailbox[from.index()].expect("a legal move starts on a piece");
+        let mut hash = self.hash ^ zobrist::BLACK_TO_MOVE;
+        hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        if let Some(c) = self.mailbox[to.index()] {
+            hash ^= zobrist::piece_key(c, to);
+        }
+        hash
+    }
+
     /// Plays a move the caller knows to be legal and returns what undoes it.
     #[inline]
     pub fn make(&mut self, mv: Move) -> Undo {

@@ -5,6 +5,7 @@ pub mod bench;
 mod bitboard;
 mod board;
 pub mod eval;
+mod evalcache;
 mod fen;
 mod movegen;
 mod moves;

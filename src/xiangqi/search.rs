@@ -13,6 +13,7 @@
 use super::bitboard::Bitboard;
 use super::board::Board;
 use super::eval::{Psq, Score, Weights};
+use super::evalcache::EvalCache;
 use super::moves::{Move, MoveList};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
 use super::time::{TimeControl, TimeManager};
@@ -130,6 +131,7 @@ pub struct Searcher {
     psq: [Psq; MAX_PLY + 2],
     /// [`Weights::positional_margin`] of the current weights.
     lazy_margin: Score,
+    evals: EvalCache,
     /// Move-ordering keys per ply (see [`order_key`]), kept here so that no node clears a
     /// fresh array.
     keys: Box<[[i64; super::moves::MAX_MOVES]; MAX_PLY + 1]>,
@@ -158,6 +160,7 @@ impl Searcher {
             root_partial: None,
             psq: [Psq::default(); MAX_PLY + 2],
             lazy_margin,
+            evals: EvalCache::new(),
             keys: Box::new([[0; super::moves::MAX_MOVES]; MAX_PLY + 1]),
         }
     }
@@ -169,6 +172,7 @@ impl Searcher {
     pub fn set_weights(&mut self, weights: Weights) {
         self.lazy_margin = weights.positional_margin();
         self.weights = weights;
+        self.evals.clear();
     }
 
     /// Replaces the transposition table with one of `tt_mb` MiB; if that much memory cannot
@@ -186,6 +190,7 @@ impl Searcher {
     /// Forgets everything learned (for a new game), so that games are independent.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.evals.clear();
         self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[0; 90]; 14];
     }
@@ -381,12 +386,17 @@ impl Searcher {
         pv_node: bool,
     ) -> Score {
         let quiet = board.piece_at(mv.to()).is_none();
+        // Only a child with depth left probes the table (quiescence does not; a check
+        // extends, so a child at depth 1 may probe too). Prefetching before the move is made
+        // gives the load the longest head start.
+        if depth > 1 {
+            self.tt.prefetch(board.hash_after(mv));
+        }
         self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
         let undo = board.make(mv);
         self.path.push(Ply { mv, undo });
         let gives_check = board.in_check();
-        // Only a child with depth left probes the table (quiescence does not).
-        if depth > 1 || gives_check {
+        if depth == 1 && gives_check {
             self.tt.prefetch(board.hash());
         }
         let score = if index == 0 {
@@ -506,8 +516,7 @@ impl Searcher {
             };
             hit.and_then(|h| h.eval).or_else(|| {
                 let estimate = self.weights.material_estimate(board, self.psq[ply]);
-                (estimate + self.lazy_margin >= needed)
-                    .then(|| self.weights.evaluate_with(board, self.psq[ply]))
+                (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
         if let Some(eval) = eval {
@@ -644,7 +653,7 @@ impl Searcher {
             if estimate - self.lazy_margin >= beta {
                 return estimate - self.lazy_margin;
             }
-            let (stand, attacked) = self.weights.evaluate_with_attacks(board, self.psq[ply]);
+            let (stand, attacked) = self.evaluate(board, ply);
             if stand >= beta {
                 return stand;
             }
@@ -692,6 +701,14 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// The evaluation of the position at `ply` and both sides' attack maps.
+    #[inline]
+    fn evaluate(&mut self, board: &Board, ply: usize) -> (Score, [Bitboard; 2]) {
+        let (weights, psq) = (&self.weights, self.psq[ply]);
+        self.evals
+            .get_or(board.hash(), || weights.evaluate_with_attacks(board, psq))
     }
 
     /// Counts a node and says whether the search must stop (node limit, clock, `stop`).
