@@ -942,6 +942,12 @@ impl Searcher {
             if stage.skip.contains(&Some(mv)) {
                 continue;
             }
+            // Past the first picks the keys are sorted, so the next move is known: start
+            // loading its child's table entry while this move is searched.
+            if i - range.start >= PICKED && i + 1 < range.end && stage.depth > 1 {
+                self.tt
+                    .prefetch(board.hash_after(key_move(self.keys[ply][i + 1])));
+            }
             if let Some(flow) = self.search_move(board, node, stage, mv, range.start..i) {
                 return flow;
             }
@@ -1033,12 +1039,14 @@ fn key_move(key: i64) -> Move {
     Move::from_raw(key as u16).expect("an ordering key holds a move")
 }
 
+/// How many moves [`pick`] selects one by one before it sorts the rest.
+const PICKED: usize = 3;
+
 /// Puts the best of `keys[i..]` at `i` and returns its move, so that `keys[..=i]` lists
 /// the moves in the order tried. The first few are picked one by one (most cut-offs come
 /// early); past them, the rest is sorted once.
 #[inline]
 fn pick(keys: &mut [i64], i: usize) -> Move {
-    const PICKED: usize = 3;
     let n = keys.len();
     if i < PICKED {
         let mut best = i;
