@@ -14,7 +14,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "path has no file name"))?;
-    let tmp = dir.join(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+    let tmp = dir.join(format!(
+        ".{}{TEMPORARY}{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
     {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -27,6 +31,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // Persist the rename itself; not every platform lets a folder be opened for this.
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// What marks the name of [`write_atomic`]'s temporary files.
+const TEMPORARY: &str = ".tmp-";
+
+/// Removes the temporary files that writers killed mid-write left in `dir`. Only for a
+/// folder no other process is writing to.
+pub fn remove_temporaries(dir: &Path) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(TEMPORARY) && entry.file_type()?.is_file() {
+            fs::remove_file(entry.path())?;
+        }
     }
     Ok(())
 }
@@ -48,6 +69,23 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn temporaries_of_a_killed_writer_are_removed_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("qitune-fsutil-stale-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(".gen-0003.json.tmp-4242"), "half a fi").unwrap();
+        fs::write(dir.join("gen-0002.json"), "{}").unwrap();
+        fs::write(dir.join(".keep"), "").unwrap();
+        remove_temporaries(&dir).unwrap();
+        let mut names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, [".keep", "gen-0002.json"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -158,6 +158,11 @@ impl<G: Game> Run<G> {
             ));
         }
         let (layout, base, positions) = prepare::<G>(&config, Path::new("."))?;
+        // A run killed while saving leaves a temporary file; the saved files are whole.
+        for folder in [dir.to_path_buf(), dir.join("champions")] {
+            crate::fsutil::remove_temporaries(&folder)
+                .map_err(|e| format!("cannot clean {}: {e}", folder.display()))?;
+        }
         if state.population.len() != config.population {
             return Err("state.json does not hold one genome per individual".to_string());
         }
