@@ -296,11 +296,12 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let ending_list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ending_list.join(", "));
     println!(
-        "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} threads",
+        "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} thread{}",
         plies as f64 / played.len() as f64,
         nodes,
         seconds,
-        finished.into_inner() as f64 / seconds
+        finished.into_inner() as f64 / seconds,
+        if threads == 1 { "" } else { "s" }
     );
     let times: Vec<(Duration, Duration)> = played
         .iter()

@@ -25,12 +25,14 @@ pub struct EvalCache {
 }
 
 impl EvalCache {
+    /// An empty cache.
     pub fn new() -> EvalCache {
         EvalCache {
             entries: vec![Entry::default(); ENTRIES].into_boxed_slice(),
         }
     }
 
+    /// Forgets every entry (new weights, or a new game).
     pub fn clear(&mut self) {
         self.entries.fill(Entry::default());
     }
