@@ -19,7 +19,7 @@
 //! ```
 
 use clap::Parser;
-use qitune::arena::{random_weights, tally, Match};
+use qitune::arena::{random_weights, tally, Match, DEFAULT_MAX_PLIES};
 use qitune::game::{Adjudication, Budget, Game, Player, XiangqiGame};
 use qitune::params::{Params, Spec};
 use qitune::xiangqi::eval;
@@ -135,7 +135,7 @@ fn run(args: &Args) -> Result<(), String> {
                         },
                         positions: vec![opening.clone()],
                         games: 2,
-                        max_plies: 300,
+                        max_plies: DEFAULT_MAX_PLIES,
                         adjudication: Adjudication::default(),
                         sprt: None,
                         tt_mb: 1,

@@ -13,6 +13,10 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::path::Path;
 
+/// The ply cap of every game unless a user sets another (`match --max-plies`, a run's
+/// `max_plies`): long enough that nearly every decided game ends before it.
+pub const DEFAULT_MAX_PLIES: usize = 300;
+
 /// Reads a player: `default` (the built-in weights), `random:SEED` (every weight drawn at random,
 /// reproducibly), a game's own names (Xiangqi: `material`), or the path of a weight file.
 pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
@@ -69,6 +73,7 @@ pub struct Match<G: Game = XiangqiGame> {
     pub positions: Vec<G::Board>,
     /// Games to play; each position is played twice with colours swapped.
     pub games: usize,
+    /// A game reaching this many plies is a draw ([`DEFAULT_MAX_PLIES`] unless told).
     pub max_plies: usize,
     pub adjudication: crate::game::Adjudication,
     /// Stop as soon as this test decides (judged on the games in schedule order).

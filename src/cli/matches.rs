@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long, default_value_t = 4)]
     random_plies: usize,
     /// Plies after which a game is adjudicated a draw.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = arena::DEFAULT_MAX_PLIES)]
     max_plies: usize,
     /// Write the summary as JSON to this file.
     #[arg(long)]

@@ -112,7 +112,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
             },
             positions: openings,
             games: args.games_per_pair,
-            max_plies: 300,
+            max_plies: arena::DEFAULT_MAX_PLIES,
             adjudication: Adjudication::default(),
             sprt: None,
             tt_mb: budget.tt_mb(),

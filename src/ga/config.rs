@@ -72,7 +72,7 @@ fn default_spread() -> f64 {
     0.05
 }
 fn default_max_plies() -> usize {
-    300
+    crate::arena::DEFAULT_MAX_PLIES
 }
 
 impl Config {

@@ -54,12 +54,6 @@ impl EvalCache {
     }
 }
 
-impl Default for EvalCache {
-    fn default() -> Self {
-        EvalCache::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
