@@ -19,10 +19,11 @@
 //! ```
 
 use clap::Parser;
-use qitune::arena::{random_weights, tally, Match, DEFAULT_MAX_PLIES};
-use qitune::game::{Adjudication, Budget, Game, Player, XiangqiGame};
+use qitune::arena::{random_weights, tally, Conditions, Match};
+use qitune::game::{Budget, Game, Player};
 use qitune::params::{Params, Spec};
 use qitune::xiangqi::eval;
+use qitune::xiangqi::game::XiangqiGame;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -124,21 +125,17 @@ fn run(args: &Args) -> Result<(), String> {
                 // One game pair from the opening, colours swapped: the perturbed set's points.
                 let points = |sign: f64| {
                     let weights = rounded(specs, current.iter().zip(&direction).map(|(t, d)| t + sign * d));
+                    let budget = Budget::Nodes(args.nodes);
                     let pair = Match::<XiangqiGame> {
-                        a: Player {
-                            weights: XiangqiGame::weights(&weights),
-                            budget: Budget::Nodes(args.nodes),
-                        },
-                        b: Player {
-                            weights: opponent.clone(),
-                            budget: Budget::Nodes(args.nodes),
-                        },
+                        a: Player::weights(XiangqiGame::weights(&weights), budget),
+                        b: Player::weights(opponent.clone(), budget),
                         positions: vec![opening.clone()],
                         games: 2,
-                        max_plies: DEFAULT_MAX_PLIES,
-                        adjudication: Adjudication::default(),
+                        conditions: Conditions {
+                            tt_mb: 1,
+                            ..Conditions::for_budget(budget)
+                        },
                         sprt: None,
-                        tt_mb: 1,
                     };
                     2.0 * tally(&[pair.play(0), pair.play(1)]).score()
                 };

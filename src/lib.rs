@@ -7,5 +7,6 @@ pub mod arena;
 pub mod fsutil;
 pub mod ga;
 pub mod game;
+pub mod games;
 pub mod params;
 pub mod xiangqi;

@@ -1,25 +1,65 @@
 //! The arena: parallel, deterministic matches between engines, with honest statistics.
 
+pub mod outside;
 pub mod pgn;
-pub mod positions;
+pub mod play;
 pub mod rating;
 pub mod stats;
 
-use crate::game::{Game, XiangqiGame};
-use crate::game::{GameRecord, Player};
+pub use play::{play_game, Conditions};
+
+use crate::game::{Agent, Budget, Game, GameRecord, Player, Seat};
 use crate::params::Params;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The ply cap of every game unless a user sets another (`match --max-plies`, a run's
 /// `max_plies`): long enough that nearly every decided game ends before it.
 pub const DEFAULT_MAX_PLIES: usize = 300;
 
-/// Reads a player: `default` (the built-in weights), `random:SEED` (every weight drawn at random,
-/// reproducibly), a game's own names (Xiangqi: `material`), or the path of a weight file.
-pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
+/// Errors of the arena.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("'{spec}': the seed after 'random:' must be a whole number")]
+    RandomSeed { spec: String },
+    #[error(transparent)]
+    Engine(#[from] outside::DescriptionError),
+    #[error("{0}")]
+    Weights(String),
+    #[error("cannot read {path}: {source}")]
+    ReadPositions { path: String, source: std::io::Error },
+    #[error("{path} line {line}: {message}")]
+    Position {
+        path: String,
+        line: usize,
+        message: String,
+    },
+    #[error("{path} holds no positions")]
+    NoPositions { path: String },
+    #[error("cannot start {threads} threads: {message}")]
+    Threads { threads: usize, message: String },
+}
+
+/// Reads a player: `default` (the built-in weights), `random:SEED` (every weight drawn at
+/// random, reproducibly), a game's own names (Xiangqi: `material`), an outside engine
+/// (`ucci:COMMAND`, `uci:COMMAND`, or an engine description file), or a weight file.
+pub fn agent<G: Game>(spec: &str) -> Result<Agent<G::Weights>, ArenaError> {
+    if let Some(engine) = outside::from_command(spec) {
+        return Ok(Agent::Outside(Arc::new(engine?)));
+    }
+    if let Some(engine) = outside::from_file(Path::new(spec)) {
+        return Ok(Agent::Outside(Arc::new(engine?)));
+    }
+    player_weights::<G>(spec).map(Agent::Weights)
+}
+
+/// Reads a player of the game's own engine: `default`, `random:SEED`, a game's own names, or
+/// the path of a weight file.
+pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
     if spec == "default" {
         return Ok(G::weights(&Params::defaults(G::specs())));
     }
@@ -28,9 +68,9 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, String> {
     }
     match spec.strip_prefix("random:") {
         Some(seed) => {
-            let seed: u64 = seed
-                .parse()
-                .map_err(|_| format!("'{spec}': the seed after 'random:' must be a whole number"))?;
+            let seed: u64 = seed.parse().map_err(|_| ArenaError::RandomSeed {
+                spec: spec.to_string(),
+            })?;
             Ok(random_weights::<G>(seed))
         }
         None => load_weights::<G>(Path::new(spec)),
@@ -43,76 +83,158 @@ pub fn random_weights<G: Game>(seed: u64) -> G::Weights {
 }
 
 /// Reads a weight file of game `G`, with a message naming what is wrong.
-pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, String> {
-    Ok(G::weights(&Params::load(path, G::NAME, G::specs())?))
+pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, ArenaError> {
+    Ok(G::weights(
+        &Params::load(path, G::NAME, G::specs()).map_err(ArenaError::Weights)?,
+    ))
 }
 
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.
-pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, ArenaError> {
+    let name = || path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|source| ArenaError::ReadPositions { path: name(), source })?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        boards.push(G::parse_position(line).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?);
+        boards.push(G::parse_position(line).map_err(|message| ArenaError::Position {
+            path: name(),
+            line: i + 1,
+            message,
+        })?);
     }
     if boards.is_empty() {
-        return Err(format!("{} holds no positions", path.display()));
+        return Err(ArenaError::NoPositions { path: name() });
     }
     Ok(boards)
 }
 
+/// The parallel runner of every batch of games: a pool of worker threads that plays games by
+/// index and gives the results back in index order, whatever the number of threads.
+pub struct Runner {
+    pool: rayon::ThreadPool,
+}
+
+impl Runner {
+    pub fn new(threads: usize) -> Result<Runner, ArenaError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build()
+            .map_err(|e| ArenaError::Threads {
+                threads,
+                message: e.to_string(),
+            })?;
+        Ok(Runner { pool })
+    }
+
+    /// `play(i)` for every `i` in `indices`, in parallel, in index order.
+    pub fn map<T: Send>(&self, indices: Range<usize>, play: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+        self.pool.install(|| indices.into_par_iter().map(play).collect())
+    }
+}
+
+/// One game of a schedule: two players (indices into the schedule's players) and a start
+/// position (an index into its positions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixture {
+    pub first: usize,
+    pub second: usize,
+    pub position: usize,
+}
+
+/// Games between many players (a generation of the GA, a round robin).
+pub struct Schedule<'a, G: Game> {
+    pub players: &'a [Player<G::Weights>],
+    pub positions: &'a [G::Board],
+    pub fixtures: &'a [Fixture],
+    pub conditions: Conditions,
+}
+
+impl<G: Game> Schedule<'_, G> {
+    /// Plays every fixture, calling `done` as each game finishes; records in fixture order.
+    pub fn run(
+        &self,
+        runner: &Runner,
+        done: impl Fn(&GameRecord<G::Move>) + Sync,
+    ) -> Vec<GameRecord<G::Move>> {
+        runner.map(0..self.fixtures.len(), |i| {
+            let f = self.fixtures[i];
+            let record = play_game::<G>(
+                &self.positions[f.position],
+                &self.players[f.first],
+                &self.players[f.second],
+                &self.conditions,
+            );
+            done(&record);
+            record
+        })
+    }
+}
+
+/// Each player's wins, draws and losses over a schedule's games.
+pub fn tally_players<M>(fixtures: &[Fixture], records: &[GameRecord<M>], players: usize) -> Vec<stats::Wdl> {
+    let mut wdl = vec![stats::Wdl::default(); players];
+    for (f, r) in fixtures.iter().zip(records) {
+        let first = result_for(r, Seat::First);
+        wdl[f.first].add(first);
+        wdl[f.second].add(first.reversed());
+    }
+    wdl
+}
+
+/// A game's result from one seat's point of view.
+pub fn result_for<M>(record: &GameRecord<M>, seat: Seat) -> stats::Wdl {
+    let one = |w, d, l| stats::Wdl {
+        wins: w,
+        draws: d,
+        losses: l,
+    };
+    match record.winner {
+        None => one(0, 1, 0),
+        Some(s) if s == seat => one(1, 0, 0),
+        Some(_) => one(0, 0, 1),
+    }
+}
+
 /// A match between players A and B.
 #[derive(Clone, Debug)]
-pub struct Match<G: Game = XiangqiGame> {
+pub struct Match<G: Game> {
     pub a: Player<G::Weights>,
     pub b: Player<G::Weights>,
     /// Start positions, used pair by pair in this order (wrapping around).
     pub positions: Vec<G::Board>,
     /// Games to play; each position is played twice with colours swapped.
     pub games: usize,
-    /// A game reaching this many plies is a draw ([`DEFAULT_MAX_PLIES`] unless told).
-    pub max_plies: usize,
-    pub adjudication: crate::game::Adjudication,
+    pub conditions: Conditions,
     /// Stop as soon as this test decides (judged on the games in schedule order).
     pub sprt: Option<stats::Sprt>,
-    /// Transposition table per game, MiB.
-    pub tt_mb: usize,
 }
 
 /// One played game of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played<G: Game = XiangqiGame> {
+pub struct Played<G: Game> {
     pub index: usize,
-    /// Whether A had the first player's side (Red, White).
-    pub a_is_red: bool,
+    /// Whether A had the first seat (Red, White).
+    pub a_first: bool,
     pub record: GameRecord<G::Move>,
 }
 
 impl<G: Game> Played<G> {
-    /// The result from A's point of view: 1, 1/2 or 0 as (win, draw, loss).
-    pub fn a_result(&self) -> stats::Wdl {
-        let a_color = if self.a_is_red {
-            crate::xiangqi::Color::Red
+    /// A's seat in this game.
+    pub fn a_seat(&self) -> Seat {
+        if self.a_first {
+            Seat::First
         } else {
-            crate::xiangqi::Color::Black
-        };
-        match self.record.winner {
-            None => stats::Wdl {
-                draws: 1,
-                ..Default::default()
-            },
-            Some(c) if c == a_color => stats::Wdl {
-                wins: 1,
-                ..Default::default()
-            },
-            Some(_) => stats::Wdl {
-                losses: 1,
-                ..Default::default()
-            },
+            Seat::Second
         }
+    }
+
+    /// The result from A's point of view.
+    pub fn a_result(&self) -> stats::Wdl {
+        result_for(&self.record, self.a_seat())
     }
 }
 
@@ -121,12 +243,13 @@ impl<G: Game> Match<G> {
     /// The results come back in schedule order, the same for any number of threads. With an
     /// SPRT, games are played in batches of a fixed size and the match ends at the first
     /// game pair (in schedule order) after which the test decides; later games are dropped.
-    pub fn run(&self, threads: usize, done: impl Fn(&Played<G>) + Sync) -> Result<Vec<Played<G>>, String> {
+    pub fn run(
+        &self,
+        threads: usize,
+        done: impl Fn(&Played<G>) + Sync,
+    ) -> Result<Vec<Played<G>>, ArenaError> {
         const BATCH: usize = 64;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        let runner = Runner::new(threads)?;
         let mut played: Vec<Played<G>> = Vec::new();
         let mut wdl = stats::Wdl::default();
         while played.len() < self.games {
@@ -134,23 +257,13 @@ impl<G: Game> Match<G> {
                 Some(_) => (played.len() + BATCH).min(self.games),
                 None => self.games,
             };
-            let batch: Vec<Played<G>> = pool.install(|| {
-                (played.len()..end)
-                    .into_par_iter()
-                    .map(|index| {
-                        let p = self.play(index);
-                        done(&p);
-                        p
-                    })
-                    .collect()
+            let batch = runner.map(played.len()..end, |index| {
+                let p = self.play(index);
+                done(&p);
+                p
             });
             for p in batch {
-                let r = p.a_result();
-                wdl = stats::Wdl {
-                    wins: wdl.wins + r.wins,
-                    draws: wdl.draws + r.draws,
-                    losses: wdl.losses + r.losses,
-                };
+                wdl.add(p.a_result());
                 played.push(p);
                 if let Some(t) = self.sprt {
                     if played.len() % 2 == 0 && t.decide(&wdl).is_some() {
@@ -162,99 +275,42 @@ impl<G: Game> Match<G> {
         Ok(played)
     }
 
-    /// Game `index`: pair `index / 2` on its position; A has Red in the pair's first game.
+    /// Game `index`: pair `index / 2` on its position; A has the first seat in the pair's
+    /// first game.
     pub fn play(&self, index: usize) -> Played<G> {
         let start = &self.positions[(index / 2) % self.positions.len()];
-        let a_is_red = index % 2 == 0;
-        let (red, black) = if a_is_red {
+        let a_first = index % 2 == 0;
+        let (first, second) = if a_first {
             (&self.a, &self.b)
         } else {
             (&self.b, &self.a)
         };
         Played {
             index,
-            a_is_red,
-            record: G::play(start, red, black, self.max_plies, &self.adjudication, self.tt_mb),
+            a_first,
+            record: play_game::<G>(start, first, second, &self.conditions),
         }
     }
 }
 
 /// Sums results from A's point of view.
 pub fn tally<G: Game>(played: &[Played<G>]) -> stats::Wdl {
-    played.iter().fold(stats::Wdl::default(), |acc, p| {
-        let r = p.a_result();
-        stats::Wdl {
-            wins: acc.wins + r.wins,
-            draws: acc.draws + r.draws,
-            losses: acc.losses + r.losses,
-        }
+    played.iter().fold(stats::Wdl::default(), |mut acc, p| {
+        acc.add(p.a_result());
+        acc
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{Adjudication, Budget, Ending, XiangqiGame};
-    use crate::xiangqi::Xiangqi;
-
-    fn small_match(games: usize, max_plies: usize) -> Match<XiangqiGame> {
-        Match {
-            a: Player {
-                weights: player_weights::<XiangqiGame>("default").unwrap(),
-                budget: Budget::Nodes(300),
-            },
-            b: Player {
-                weights: player_weights::<XiangqiGame>("random:3").unwrap(),
-                budget: Budget::Nodes(300),
-            },
-            positions: (0..games as u64)
-                .map(|s| XiangqiGame::random_opening(s, 6))
-                .collect(),
-            games,
-            max_plies,
-            adjudication: Adjudication::default(),
-            sprt: None,
-            tt_mb: 1,
+impl Conditions {
+    /// The usual conditions for players on `budget`: the default ply cap, no adjudication, a
+    /// table that suits the budget, and a 50 ms grace on the clock for the pipes of outside
+    /// engines.
+    pub fn for_budget(budget: Budget) -> Conditions {
+        Conditions {
+            max_plies: DEFAULT_MAX_PLIES,
+            adjudication: Default::default(),
+            tt_mb: budget.tt_mb(),
+            time_margin: std::time::Duration::from_millis(50),
         }
-    }
-
-    #[test]
-    fn every_game_replays_legally_within_the_cap() {
-        let m = small_match(8, 60);
-        for p in m.run(2, |_| {}).unwrap() {
-            let r = &p.record;
-            assert!(r.plies() <= 60);
-            let mut g = Xiangqi::from_fen(&r.start_fen).unwrap();
-            for mv in &r.moves {
-                assert!(g.board().is_legal(*mv), "{} in {}", mv, g.board().fen());
-                g.play(*mv);
-            }
-            match r.ending {
-                Ending::Rules(t) => {
-                    let o = g.outcome().unwrap();
-                    assert_eq!((o.winner, o.termination), (r.winner, t));
-                }
-                Ending::PlyCap => assert!(g.outcome().is_none() && r.plies() == 60 && r.winner.is_none()),
-                other => panic!("unexpected ending {other}"),
-            }
-        }
-    }
-
-    #[test]
-    fn results_do_not_depend_on_threads() {
-        let m = small_match(6, 80);
-        assert_eq!(m.run(1, |_| {}).unwrap(), m.run(2, |_| {}).unwrap());
-    }
-
-    #[test]
-    fn players_and_positions_are_checked() {
-        assert!(player_weights::<XiangqiGame>("random:abc")
-            .unwrap_err()
-            .contains("random:abc"));
-        assert!(player_weights::<XiangqiGame>("/no/such/weights.json").is_err());
-        assert_ne!(
-            format!("{:?}", player_weights::<XiangqiGame>("random:1")),
-            format!("{:?}", player_weights::<XiangqiGame>("random:2"))
-        );
     }
 }

@@ -1,15 +1,14 @@
-//! Xiangqi PGN: the tags engine authors' tools read (FEN, result, termination) and the moves in
-//! ICCS coordinates.
+//! PGN: the tags engine authors' tools read (FEN, result, termination) and the moves in the
+//! game's notation (ICCS coordinates for Xiangqi).
 
-use crate::game::{Ending, Game, GameRecord};
-use crate::xiangqi::Color;
+use crate::game::{Game, GameRecord, Seat};
 use std::fmt::Write;
 
 /// The PGN result token of a game.
 pub fn result_token<M>(record: &GameRecord<M>) -> &'static str {
     match record.winner {
-        Some(Color::Red) => "1-0",
-        Some(Color::Black) => "0-1",
+        Some(Seat::First) => "1-0",
+        Some(Seat::Second) => "0-1",
         None => "1/2-1/2",
     }
 }
@@ -19,8 +18,8 @@ pub fn game<G: Game>(
     record: &GameRecord<G::Move>,
     event: &str,
     round: usize,
-    red: &str,
-    black: &str,
+    first: &str,
+    second: &str,
 ) -> String {
     let mut s = String::new();
     let result = result_token(record);
@@ -32,26 +31,23 @@ pub fn game<G: Game>(
     tag(&mut s, "Event", event);
     tag(&mut s, "Site", "qitune");
     tag(&mut s, "Round", &round.to_string());
-    tag(&mut s, "Red", red);
-    tag(&mut s, "Black", black);
+    tag(&mut s, G::SEATS[0], first);
+    tag(&mut s, G::SEATS[1], second);
     tag(&mut s, "Result", result);
     tag(&mut s, "FEN", &record.start_fen);
     if let Some(format) = G::PGN_FORMAT {
         tag(&mut s, "Format", format);
     }
-    let termination = match record.ending {
-        Ending::Rules(t) => t.to_string(),
-        other => other.to_string(),
-    };
-    tag(&mut s, "Termination", &termination);
+    tag(&mut s, "Termination", &record.ending.to_string());
     tag(&mut s, "PlyCount", &record.plies().to_string());
     s.push('\n');
-    // Move numbers count Red's moves; a game that starts with Black to move opens with "1. ...".
-    let black_first = record.start_fen.split_whitespace().nth(1) == Some("b");
+    // Move numbers count the first seat's moves; a game that starts with the second seat to
+    // move ("b" in the FEN of both games) opens with "1. ...".
+    let second_first = record.start_fen.split_whitespace().nth(1) == Some("b");
     let mut line = String::new();
     let mut tokens: Vec<String> = Vec::new();
     for (i, mv) in record.moves.iter().enumerate() {
-        let ply = i + black_first as usize;
+        let ply = i + second_first as usize;
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
         } else if i == 0 {

@@ -14,6 +14,22 @@ pub struct Wdl {
 const Z95: f64 = 1.959_963_984_540_054;
 
 impl Wdl {
+    /// Adds another result to this one.
+    pub fn add(&mut self, other: Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+
+    /// The same games from the opponent's point of view.
+    pub fn reversed(self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

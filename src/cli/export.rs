@@ -29,7 +29,7 @@ pub fn run(args: Args) -> Result<()> {
     let path = existing_champion(&args.run, generation).map_err(anyhow::Error::msg)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
-    let specs = qitune::game::specs_for(&file.game)
+    let specs = qitune::games::specs_for(&file.game)
         .with_context(|| format!("{}: unknown game '{}'", path.display(), file.game))?;
     let params = Params::from_weight_file(&file, &file.game, specs)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

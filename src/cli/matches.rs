@@ -2,10 +2,12 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use qitune::amazons::game::AmazonsGame;
 use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
-use qitune::arena::{self, pgn, Match};
-use qitune::game::{Adjudication, Budget, Ending, Player};
-use qitune::game::{AmazonsGame, Game, XiangqiGame};
+use qitune::arena::{self, pgn, Conditions, Match};
+use qitune::game::Game;
+use qitune::game::{Adjudication, Agent, Budget, Ending, Player, Seat};
+use qitune::xiangqi::game::XiangqiGame;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -14,7 +16,9 @@ use std::time::{Duration, Instant};
 /// Play a match between two players and report W/D/L and Elo with a 95% error bar.
 ///
 /// A player is `default` (the built-in weights), `material` (material only), `random:SEED`,
-/// or a weight file.
+/// a weight file, or an outside engine: `ucci:COMMAND`, `uci:COMMAND` (a program and its
+/// arguments) or an engine description file (JSON: name, path, args, protocol, options).
+/// Outside engines play at a real clock (`--tc`).
 #[derive(clap::Args)]
 pub struct Args {
     /// The game.
@@ -63,6 +67,9 @@ pub struct Args {
     /// Write every game as Xiangqi PGN (ICCS moves) to this file.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// How far past its clock a move may come, in milliseconds, before it loses on time.
+    #[arg(long, default_value_t = 50)]
+    time_margin: u64,
     /// Sequential test ELO0,ELO1 (alpha = beta = 0.05); the match stops when it decides.
     #[arg(long)]
     sprt: Option<String>,
@@ -147,15 +154,21 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         (_, _, Some(tc)) => parse_tc(tc)?,
         _ => Budget::Nodes(10_000),
     };
-    let a = arena::player_weights::<G>(&args.a)
-        .map_err(anyhow::Error::msg)
-        .context("player A")?;
-    let b = arena::player_weights::<G>(&args.b)
-        .map_err(anyhow::Error::msg)
-        .context("player B")?;
+    let a = arena::agent::<G>(&args.a).context("player A")?;
+    let b = arena::agent::<G>(&args.b).context("player B")?;
+    for (agent, name) in [(&a, "A"), (&b, "B")] {
+        if let Agent::Outside(spec) = agent {
+            if !matches!(budget, Budget::Clock { .. }) {
+                bail!("player {name} is an outside engine: give the match a clock with --tc");
+            }
+            // One start before the match, so that a wrong path or protocol is one clear error
+            // rather than a match of lost games.
+            arena::outside::Process::start(spec).with_context(|| format!("player {name}"))?;
+        }
+    }
     let positions = match &args.positions {
         Some(path) => {
-            let mut boards = arena::read_positions::<G>(path).map_err(anyhow::Error::msg)?;
+            let mut boards = arena::read_positions::<G>(path)?;
             if args.order == Order::Random {
                 use rand::{seq::SliceRandom, SeedableRng};
                 boards.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(args.seed));
@@ -203,14 +216,17 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         adjudication.draw = Some((v[0].min(i32::MAX as i64) as i32, v[1] as usize, v[2] as usize));
     }
     let m: Match<G> = Match {
-        a: Player { weights: a, budget },
-        b: Player { weights: b, budget },
+        a: Player { agent: a, budget },
+        b: Player { agent: b, budget },
         positions,
         games: args.games,
-        max_plies: args.max_plies,
-        adjudication,
+        conditions: Conditions {
+            max_plies: args.max_plies,
+            adjudication,
+            time_margin: Duration::from_millis(args.time_margin),
+            ..Conditions::for_budget(budget)
+        },
         sprt,
-        tt_mb: budget.tt_mb(),
     };
 
     let bar = ProgressBar::new(args.games as u64);
@@ -222,21 +238,19 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
-    let played = m
-        .run(threads, |p| {
-            finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
-            let r = p.a_result();
-            *w = Wdl {
-                wins: w.wins + r.wins,
-                draws: w.draws + r.draws,
-                losses: w.losses + r.losses,
-            };
-            let elo = w.elo().map_or("-".to_string(), |e| format!("{e:+.0}"));
-            bar.set_message(format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
-            bar.inc(1);
-        })
-        .map_err(anyhow::Error::msg)?;
+    let played = m.run(threads, |p| {
+        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
+        let r = p.a_result();
+        *w = Wdl {
+            wins: w.wins + r.wins,
+            draws: w.draws + r.draws,
+            losses: w.losses + r.losses,
+        };
+        let elo = w.elo().map_or("-".to_string(), |e| format!("{e:+.0}"));
+        bar.set_message(format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
+        bar.inc(1);
+    })?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
@@ -248,6 +262,10 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         *endings.entry(p.record.ending.to_string()).or_default() += 1;
     }
     let forfeits = played.iter().filter(|p| p.record.ending == Ending::Time).count();
+    let illegal = played
+        .iter()
+        .filter(|p| p.record.ending == Ending::IllegalMove)
+        .count();
     let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
     let penta = Pentanomial::from_pairs(&results);
     let elo = wdl.elo();
@@ -303,25 +321,22 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         finished.into_inner() as f64 / seconds,
         if threads == 1 { "" } else { "s" }
     );
-    let times: Vec<(Duration, Duration)> = played
-        .iter()
-        .flat_map(|p| p.record.move_times.iter().copied())
-        .collect();
-    if !times.is_empty() {
-        let used: f64 = times.iter().map(|t| t.0.as_secs_f64()).sum::<f64>() / times.len() as f64;
-        let budget: f64 = times.iter().map(|t| t.1.as_secs_f64()).sum::<f64>() / times.len() as f64;
-        let max = times.iter().map(|t| t.0).max().unwrap_or_default();
-        println!(
-            "Clock: {forfeits} time forfeits; per move {:.0} ms used on average against a {:.0} ms budget (Et), longest {:.0} ms",
-            used * 1000.0,
-            budget * 1000.0,
-            max.as_secs_f64() * 1000.0
-        );
+    if matches!(budget, Budget::Clock { .. }) {
+        println!("Clock: {forfeits} time forfeits, {illegal} illegal moves");
+    }
+    for (name, seat_of_a) in [(&args.a, true), (&args.b, false)] {
+        if let Some(line) = clock_line(&played, seat_of_a) {
+            println!("{name}: {line}");
+        }
+    }
+    let faults: Vec<&String> = played.iter().filter_map(|p| p.record.fault.as_ref()).collect();
+    for f in faults.iter().take(5) {
+        println!("Fault: {f}");
     }
     if let Some(path) = &args.pgn {
         let mut text = String::new();
         for p in &played {
-            let (red, black) = if p.a_is_red {
+            let (red, black) = if p.a_first {
                 (&args.a, &args.b)
             } else {
                 (&args.b, &args.a)
@@ -343,7 +358,8 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             "games": wdl.games(), "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
             "score": wdl.score(), "elo": elo, "elo_error": err, "los": wdl.los(),
             "plies_mean": plies as f64 / played.len() as f64, "nodes": nodes,
-            "time_forfeits": forfeits, "endings": endings, "pentanomial": penta.0,
+            "time_forfeits": forfeits, "illegal_moves": illegal, "endings": endings,
+            "pentanomial": penta.0, "faults": faults,
             "sprt": sprt_summary,
         });
         let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
@@ -351,4 +367,49 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// One player's depth and clock figures over the match: mean depth, mean time used a move
+/// against its planned time, longest move and the least time ever left.
+fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<String> {
+    let mut depths = (0u64, 0u64);
+    let mut used = Vec::new();
+    let mut planned = Vec::new();
+    let mut least_left = Duration::MAX;
+    for p in played {
+        let seat = if p.a_first == player_a {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let start = G::to_move(&G::parse_position(&p.record.start_fen).ok()?);
+        for (i, d) in p.record.depths.iter().enumerate() {
+            let mover = if i % 2 == 0 { start } else { start.flip() };
+            if mover == seat {
+                depths = (depths.0 + *d as u64, depths.1 + 1);
+            }
+        }
+        for t in p.record.move_times.iter().filter(|t| t.seat == seat) {
+            used.push(t.used);
+            planned.extend(t.planned);
+            least_left = least_left.min(t.left.saturating_sub(t.used));
+        }
+    }
+    if used.is_empty() {
+        return None;
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mean = |v: &[Duration]| v.iter().map(|d| ms(*d)).sum::<f64>() / v.len().max(1) as f64;
+    let plan = if planned.is_empty() {
+        String::new()
+    } else {
+        format!(" against {:.0} ms planned (Et)", mean(&planned))
+    };
+    Some(format!(
+        "mean depth {:.1}; per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms",
+        depths.0 as f64 / depths.1.max(1) as f64,
+        mean(&used),
+        ms(used.iter().copied().max().unwrap_or_default()),
+        ms(least_left),
+    ))
 }

@@ -56,7 +56,9 @@ pub enum GameKind {
 impl GameKind {
     /// The game a run configuration names.
     pub fn named(name: &str) -> anyhow::Result<GameKind> {
-        use qitune::game::{AmazonsGame, Game, XiangqiGame};
+        use qitune::amazons::game::AmazonsGame;
+        use qitune::game::Game;
+        use qitune::xiangqi::game::XiangqiGame;
         match name {
             n if n == XiangqiGame::NAME => Ok(GameKind::Xiangqi),
             n if n == AmazonsGame::NAME => Ok(GameKind::Amazons),

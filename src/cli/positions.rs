@@ -2,8 +2,9 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use qitune::arena::{self, positions};
+use qitune::arena;
 use qitune::xiangqi::eval::Weights;
+use qitune::xiangqi::positions;
 use std::path::PathBuf;
 
 /// Make a balanced start-position set: candidates (from a file, or the start position after
@@ -58,7 +59,9 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--depth must be at least 1 and --window not negative");
     }
     let candidates = match &args.from {
-        Some(path) => arena::read_positions::<qitune::game::XiangqiGame>(path).map_err(anyhow::Error::msg)?,
+        Some(path) => {
+            arena::read_positions::<qitune::xiangqi::game::XiangqiGame>(path).map_err(anyhow::Error::msg)?
+        }
         None => {
             let n = args.candidates.unwrap_or(4 * args.count);
             if n > 4 * MAX_COUNT {

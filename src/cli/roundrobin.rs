@@ -3,12 +3,13 @@
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use qitune::amazons::game::AmazonsGame;
 use qitune::arena::rating::Crosstable;
-use qitune::arena::{self, Match};
+use qitune::arena::{self, Conditions, Fixture, Runner, Schedule};
 use qitune::ga::config::Config;
 use qitune::ga::run::existing_champion;
-use qitune::game::{Adjudication, Budget, Player};
-use qitune::game::{AmazonsGame, Game, XiangqiGame};
+use qitune::game::{Budget, Game, Player};
+use qitune::xiangqi::game::XiangqiGame;
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -67,11 +68,11 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     for &g in &args.gens {
         let path = existing_champion(&args.run, g).map_err(anyhow::Error::msg)?;
         names.push(format!("gen-{g:04}"));
-        players.push(arena::load_weights::<G>(&path).map_err(anyhow::Error::msg)?);
+        players.push(arena::load_weights::<G>(&path)?);
     }
     for k in 1..=args.random {
         names.push(format!("random:{k}"));
-        players.push(arena::player_weights::<G>(&format!("random:{k}")).map_err(anyhow::Error::msg)?);
+        players.push(arena::player_weights::<G>(&format!("random:{k}"))?);
     }
     if players.len() < 2 {
         bail!("a round robin needs at least two players (give more --gens or --random)");
@@ -80,7 +81,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         Some(p) => p.clone(),
         None => PathBuf::from(&config.environments[0].positions),
     };
-    let positions = arena::read_positions::<G>(&positions_path).map_err(anyhow::Error::msg)?;
+    let positions = arena::read_positions::<G>(&positions_path)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -92,39 +93,40 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
             .expect("template"),
     );
     let budget = Budget::Nodes(args.nodes);
+    let players: Vec<Player<G::Weights>> = players.into_iter().map(|w| Player::weights(w, budget)).collect();
+    // Each pair gets its own run of openings from the set, each played with both colours.
     let openings_per_pair = args.games_per_pair / 2;
+    let mut fixtures = Vec::new();
+    for (p, &(i, j)) in pairs.iter().enumerate() {
+        for k in 0..openings_per_pair {
+            let position = (p * openings_per_pair + k) % positions.len();
+            fixtures.push(Fixture {
+                first: i,
+                second: j,
+                position,
+            });
+            fixtures.push(Fixture {
+                first: j,
+                second: i,
+                position,
+            });
+        }
+    }
+    let schedule = Schedule::<G> {
+        players: &players,
+        positions: &positions,
+        fixtures: &fixtures,
+        conditions: Conditions::for_budget(budget),
+    };
+    let records = schedule.run(&Runner::new(threads)?, |_| bar.inc(1));
     let mut table = Crosstable::new(n);
     let mut plus_minus = vec![vec![0i32; n]; n];
-    for (p, &(i, j)) in pairs.iter().enumerate() {
-        // Each pair gets its own run of openings from the set.
-        let start = p * openings_per_pair;
-        let openings: Vec<_> = (0..openings_per_pair)
-            .map(|k| positions[(start + k) % positions.len()].clone())
-            .collect();
-        let m: Match<G> = Match {
-            a: Player {
-                weights: players[i].clone(),
-                budget,
-            },
-            b: Player {
-                weights: players[j].clone(),
-                budget,
-            },
-            positions: openings,
-            games: args.games_per_pair,
-            max_plies: arena::DEFAULT_MAX_PLIES,
-            adjudication: Adjudication::default(),
-            sprt: None,
-            tt_mb: budget.tt_mb(),
-        };
-        for game in m.run(threads, |_| bar.inc(1)).map_err(anyhow::Error::msg)? {
-            let r = game.a_result();
-            let score = r.wins as f64 + 0.5 * r.draws as f64;
-            table.add(i, j, score);
-            let signed = r.wins as i32 - r.losses as i32;
-            plus_minus[i][j] += signed;
-            plus_minus[j][i] -= signed;
-        }
+    for (f, record) in fixtures.iter().zip(&records) {
+        let r = arena::result_for(record, qitune::game::Seat::First);
+        table.add(f.first, f.second, r.wins as f64 + 0.5 * r.draws as f64);
+        let signed = r.wins as i32 - r.losses as i32;
+        plus_minus[f.first][f.second] += signed;
+        plus_minus[f.second][f.first] -= signed;
     }
     bar.finish_and_clear();
     let ratings = table.ratings();

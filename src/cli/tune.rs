@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use qitune::amazons::game::AmazonsGame;
 use qitune::ga::config::Config;
 use qitune::ga::run::Run;
-use qitune::game::{AmazonsGame, Game, XiangqiGame};
+use qitune::game::Game;
+use qitune::xiangqi::game::XiangqiGame;
 use std::path::{Path, PathBuf};
 
 /// Tune the evaluation with the adaptive GA; the run lives in runs/<name>/.

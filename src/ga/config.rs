@@ -82,7 +82,7 @@ impl Config {
             std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let config: Config = serde_json::from_str(&text)
             .map_err(|e| format!("{}: invalid configuration: {e}", path.display()))?;
-        let specs = crate::game::specs_for(&config.game).ok_or_else(|| {
+        let specs = crate::games::specs_for(&config.game).ok_or_else(|| {
             format!(
                 "{}: game '{}' is unknown (xiangqi or amazons)",
                 path.display(),
@@ -98,7 +98,7 @@ impl Config {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
             return Err(format!("name '{}' must be a plain folder name", self.name));
         }
-        if crate::game::specs_for(&self.game).is_none() {
+        if crate::games::specs_for(&self.game).is_none() {
             return Err(format!("game '{}' is unknown (xiangqi or amazons)", self.game));
         }
         if self.groups < 2 {

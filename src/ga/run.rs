@@ -9,15 +9,12 @@
 
 use super::config::{resolve, Config, Init};
 use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
-use crate::arena::read_positions;
-use crate::game::{Adjudication, Budget, GameRecord, Player};
-use crate::game::{Game, XiangqiGame};
+use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
+use crate::game::{Budget, Game, GameRecord, Player, Seat};
 use crate::params::Params;
-use crate::xiangqi::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,7 +54,7 @@ pub struct GenerationStats {
 }
 
 /// A tuning run of game `G` bound to its folder.
-pub struct Run<G: Game = XiangqiGame> {
+pub struct Run<G: Game> {
     pub dir: PathBuf,
     pub config: Config,
     layout: Layout,
@@ -204,110 +201,115 @@ impl<G: Game> Run<G> {
     pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<GenerationStats, String> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
-        let m = self.config.population;
         let population: Vec<Genome> = self
             .state
             .population
             .iter()
             .map(|s| genome_from_string(s, self.layout.len()))
             .collect::<Result<_, _>>()?;
-        let weights: Vec<G::Weights> = population
+        let groups = self.groups(generation);
+        let (fixtures, env_index) = self.fixtures(generation, &groups);
+        let budget = Budget::Nodes(self.config.environments[env_index].nodes);
+        let players: Vec<Player<G::Weights>> = population
             .iter()
-            .map(|g| G::weights(&self.layout.decode(g, &self.base)))
+            .map(|g| Player::weights(G::weights(&self.layout.decode(g, &self.base)), budget))
             .collect();
+        let schedule = Schedule::<G> {
+            players: &players,
+            positions: &self.positions[env_index],
+            fixtures: &fixtures,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(budget)
+            },
+        };
+        let runner = Runner::new(threads).map_err(|e| e.to_string())?;
+        let records = schedule.run(&runner, |_| done());
 
-        // Groups: a seeded shuffle split as evenly as possible.
+        // Fitness: +1 a win, -1 a loss, 0 a draw.
+        let fitness: Vec<i32> = tally_players(&fixtures, &records, population.len())
+            .iter()
+            .map(|w| w.wins as i32 - w.losses as i32)
+            .collect();
+        let champions = champions(&groups, &fitness);
+        let (next, pc_mean, pm_mean) = self.breed(generation, &population, &champions, &fitness);
+        let stats = generation_stats(
+            generation,
+            &population,
+            &fitness,
+            &records,
+            started,
+            pc_mean,
+            pm_mean,
+        );
+        let best = *champions
+            .iter()
+            .reduce(|b, c| if fitness[*c] > fitness[*b] { c } else { b })
+            .expect("champions");
+        let provenance = serde_json::json!({
+            "run": self.config.name, "generation": generation, "fitness": fitness[best],
+            "group": champions.iter().position(|&c| c == best), "games": records.len(),
+        });
+        self.save(&stats, &population[best], provenance, &next)?;
+        Ok(stats)
+    }
+
+    /// A generation's groups: a seeded shuffle of the population split as evenly as possible.
+    fn groups(&self, generation: usize) -> Vec<Vec<usize>> {
+        let m = self.config.population;
         let mut order: Vec<usize> = (0..m).collect();
         order.shuffle(&mut stream(self.state.seed, generation, GROUPS));
         let n = self.config.groups;
-        let groups: Vec<Vec<usize>> = (0..n)
+        (0..n)
             .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())
-            .collect();
+            .collect()
+    }
 
-        // Every pair in a group plays two games from one seeded opening, colours swapped.
+    /// A generation's games and its environment: every pair in a group plays two games from
+    /// one seeded opening, colours swapped.
+    fn fixtures(&self, generation: usize, groups: &[Vec<usize>]) -> (Vec<Fixture>, usize) {
         let env_index = self
             .config
             .environments
             .iter()
             .rposition(|e| e.from_generation <= generation)
             .unwrap_or(0);
-        let env = &self.config.environments[env_index];
-        let openings = &self.positions[env_index];
+        let openings = self.positions[env_index].len();
         let mut rng = stream(self.state.seed, generation, OPENINGS);
-        let mut jobs = Vec::new();
-        for group in &groups {
+        let mut fixtures = Vec::new();
+        for group in groups {
             for (x, &i) in group.iter().enumerate() {
                 for &j in &group[x + 1..] {
-                    let start = rng.gen_range(0..openings.len());
-                    jobs.push((i, j, start));
-                    jobs.push((j, i, start));
+                    let position = rng.gen_range(0..openings);
+                    fixtures.push(Fixture {
+                        first: i,
+                        second: j,
+                        position,
+                    });
+                    fixtures.push(Fixture {
+                        first: j,
+                        second: i,
+                        position,
+                    });
                 }
             }
         }
-        let budget = Budget::Nodes(env.nodes);
-        let max_plies = self.config.max_plies;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .map_err(|e| e.to_string())?;
-        let records: Vec<GameRecord<G::Move>> = pool.install(|| {
-            jobs.par_iter()
-                .map(|&(red, black, start)| {
-                    let r = G::play(
-                        &openings[start],
-                        &Player {
-                            weights: weights[red].clone(),
-                            budget,
-                        },
-                        &Player {
-                            weights: weights[black].clone(),
-                            budget,
-                        },
-                        max_plies,
-                        &Adjudication::default(),
-                        budget.tt_mb(),
-                    );
-                    done();
-                    r
-                })
-                .collect()
-        });
+        (fixtures, env_index)
+    }
 
-        // Fitness: +1 a win, -1 a loss, 0 a draw.
-        let mut fitness = vec![0i32; m];
-        let (mut red_wins, mut draws, mut black_wins) = (0, 0, 0);
-        for (&(red, black, _), r) in jobs.iter().zip(&records) {
-            match r.winner {
-                Some(Color::Red) => {
-                    fitness[red] += 1;
-                    fitness[black] -= 1;
-                    red_wins += 1;
-                }
-                Some(Color::Black) => {
-                    fitness[black] += 1;
-                    fitness[red] -= 1;
-                    black_wins += 1;
-                }
-                None => draws += 1,
-            }
-        }
-        // Each group's champion: the best fitness; ties go to the earlier in the group.
-        let champions: Vec<usize> = groups
-            .iter()
-            .map(|g| {
-                *g.iter()
-                    .reduce(|best, i| if fitness[*i] > fitness[*best] { i } else { best })
-                    .expect("groups are not empty")
-            })
-            .collect();
+    /// The next population: champions survive unchanged; the rest are children of two
+    /// champions at adaptive rates. Returns it with the children's mean pc and pm.
+    fn breed(
+        &self,
+        generation: usize,
+        population: &[Genome],
+        champions: &[usize],
+        fitness: &[i32],
+    ) -> (Vec<Genome>, f64, f64) {
+        let m = population.len();
+        let n = champions.len();
         let fmax = *fitness.iter().max().expect("a population") as f64;
         let favg = fitness.iter().sum::<i32>() as f64 / m as f64;
-        let best = *champions
-            .iter()
-            .reduce(|b, c| if fitness[*c] > fitness[*b] { c } else { b })
-            .expect("champions");
-
-        // Breeding: champions survive unchanged; the rest are children of two champions.
         let mut rng = stream(self.state.seed, generation, BREEDING);
         let mut next: Vec<Genome> = champions.iter().map(|&c| population[c].clone()).collect();
         let (mut pc_sum, mut pm_sum) = (0.0, 0.0);
@@ -334,50 +336,32 @@ impl<G: Game> Run<G> {
             next.push(child);
         }
         let children = (m - n) as f64;
-        let pairs = (m * (m - 1) / 2) as f64;
-        let distance: usize = (0..m)
-            .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
-            .map(|(i, j)| hamming(&population[i], &population[j]))
-            .sum();
-        let plies: usize = records.iter().map(|r| r.plies()).sum();
-        let seconds = started.elapsed().as_secs_f64();
-        let stats = GenerationStats {
-            generation,
-            fitness_max: fmax as i32,
-            fitness_mean: favg,
-            fitness_min: *fitness.iter().min().expect("a population"),
-            pc_mean: pc_sum / children,
-            pm_mean: pm_sum / children,
-            diversity: distance as f64 / pairs,
-            games: records.len(),
-            red_wins,
-            draws,
-            black_wins,
-            plies_mean: plies as f64 / records.len().max(1) as f64,
-            nodes: records.iter().map(|r| r.nodes[0] + r.nodes[1]).sum(),
-            seconds,
-            games_per_s: records.len() as f64 / seconds.max(1e-9),
-        };
+        (next, pc_sum / children, pm_sum / children)
+    }
 
-        // Save in an order that a crash at any moment leaves consistent: the champion file
-        // and the CSV row first, the state (atomically) last.
-        let champion = self.layout.decode(&population[best], &self.base);
-        let provenance = serde_json::json!({
-            "run": self.config.name, "generation": generation, "fitness": fitness[best],
-            "group": champions.iter().position(|&c| c == best), "games": records.len(),
-        });
-        champion
+    /// Saves a finished generation in an order that a crash at any moment leaves consistent:
+    /// the champion file and the CSV row first, the state (atomically) last.
+    fn save(
+        &mut self,
+        stats: &GenerationStats,
+        champion: &[u8],
+        provenance: serde_json::Value,
+        next: &[Genome],
+    ) -> Result<(), String> {
+        let generation = stats.generation;
+        let path = self.champion_path(generation);
+        self.layout
+            .decode(champion, &self.base)
             .to_weight_file(G::NAME, provenance)
-            .write(&self.champion_path(generation))
-            .map_err(|e| format!("cannot write {}: {e}", self.champion_path(generation).display()))?;
+            .write(&path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let mut rows = self.read_csv()?;
         rows.retain(|r| r.generation < generation);
         rows.push(stats.clone());
         self.write_csv(&rows)?;
         self.state.generation = generation;
         self.state.population = next.iter().map(|g| genome_to_string(g)).collect();
-        self.write_json("state.json", &self.state)?;
-        Ok(stats)
+        self.write_json("state.json", &self.state)
     }
 
     /// The champion file of a generation.
@@ -434,6 +418,56 @@ impl<G: Game> Run<G> {
     }
 }
 
+/// Each group's champion: the best fitness; ties go to the earlier in the group.
+fn champions(groups: &[Vec<usize>], fitness: &[i32]) -> Vec<usize> {
+    groups
+        .iter()
+        .map(|g| {
+            *g.iter()
+                .reduce(|best, i| if fitness[*i] > fitness[*best] { i } else { best })
+                .expect("groups are not empty")
+        })
+        .collect()
+}
+
+/// A generation's row of generations.csv.
+fn generation_stats<M>(
+    generation: usize,
+    population: &[Genome],
+    fitness: &[i32],
+    records: &[GameRecord<M>],
+    started: Instant,
+    pc_mean: f64,
+    pm_mean: f64,
+) -> GenerationStats {
+    let m = population.len();
+    let pairs = (m * (m - 1) / 2) as f64;
+    let distance: usize = (0..m)
+        .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+        .map(|(i, j)| hamming(&population[i], &population[j]))
+        .sum();
+    let won_by = |seat: Option<Seat>| records.iter().filter(|r| r.winner == seat).count();
+    let plies: usize = records.iter().map(|r| r.plies()).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    GenerationStats {
+        generation,
+        fitness_max: *fitness.iter().max().expect("a population"),
+        fitness_mean: fitness.iter().sum::<i32>() as f64 / m as f64,
+        fitness_min: *fitness.iter().min().expect("a population"),
+        pc_mean,
+        pm_mean,
+        diversity: distance as f64 / pairs,
+        games: records.len(),
+        red_wins: won_by(Some(Seat::First)),
+        draws: won_by(None),
+        black_wins: won_by(Some(Seat::Second)),
+        plies_mean: plies as f64 / records.len().max(1) as f64,
+        nodes: records.iter().map(|r| r.nodes[0] + r.nodes[1]).sum(),
+        seconds,
+        games_per_s: records.len() as f64 / seconds.max(1e-9),
+    }
+}
+
 /// The champion file of `generation` in a run folder.
 pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
     dir.join("champions").join(format!("gen-{generation:04}.json"))
@@ -485,7 +519,7 @@ fn prepare<G: Game>(
     let positions = config
         .environments
         .iter()
-        .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)))
+        .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((layout, base, positions))
 }

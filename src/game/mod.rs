@@ -1,42 +1,76 @@
 //! What the arena and the GA need of a game, so that one arena and one GA serve Xiangqi and
-//! the Game of the Amazons alike: the `Game` trait, and what a played game is made of
-//! (budgets, players, records, endings, adjudication). Each game's play loop and trait
-//! implementation live in a submodule.
-
-mod amazons;
-mod xiangqi;
-
-pub use amazons::AmazonsGame;
-pub use xiangqi::XiangqiGame;
+//! the Game of the Amazons alike: the [`Game`] and [`Engine`] traits, and the neutral
+//! vocabulary of a played game (seats, budgets, players, records, endings, adjudication).
+//! Each game implements the traits in its own folder (`xiangqi/game.rs`, `amazons/game.rs`);
+//! nothing here knows either game.
 
 use crate::params::{Params, Spec};
-use crate::xiangqi::eval::Weights;
-use crate::xiangqi::{Color, Move, Termination};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::{Debug, Display};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-/// The tunable parameters of the game called `name`, if qitune knows it.
-pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
-    match name {
-        n if n == XiangqiGame::NAME => Some(XiangqiGame::specs()),
-        n if n == AmazonsGame::NAME => Some(AmazonsGame::specs()),
-        _ => None,
+/// A seat at the board: the player who moves first in the game (Red, White) or second
+/// (Black). A game that starts from a position with the second seat to move still has
+/// its first seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Seat {
+    First,
+    Second,
+}
+
+impl Seat {
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// 0 for the first seat, 1 for the second.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn flip(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+
+    /// +1 for the first seat, -1 for the second: turns a mover's score to the first seat's view.
+    pub fn sign(self) -> i32 {
+        match self {
+            Seat::First => 1,
+            Seat::Second => -1,
+        }
     }
 }
 
+/// The end of a game as its rules rule it: the winner (none for a draw) and the reason in
+/// the game's own words ("checkmate", "perpetual check", "no move").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub winner: Option<Seat>,
+    pub reason: &'static str,
+}
+
 /// A game the arena can play and the GA can tune.
-pub trait Game: Send + Sync + 'static {
+pub trait Game: Sized + Send + Sync + 'static {
     type Board: Clone + Send + Sync + PartialEq + Debug;
     type Move: Copy + Eq + Display + Debug + Send + Sync;
     /// Compiled evaluation (and search) weights.
     type Weights: Clone + Send + Sync + Debug;
+    /// A game in progress: the board and whatever history its rules need.
+    type State: Clone + Send;
+    /// The game's own engine, playing with a set of weights.
+    type Engine: Engine<Self>;
     /// The name in weight files, configurations and `--game`.
     const NAME: &'static str;
     /// The PGN `Game` tag.
     const PGN_GAME: &'static str;
     /// The PGN `Format` tag (the move notation), if the game's tools name one.
     const PGN_FORMAT: Option<&'static str> = None;
+    /// The seats' names in records (PGN tags): first, second.
+    const SEATS: [&'static str; 2];
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
     fn weights(params: &Params) -> Self::Weights;
@@ -49,15 +83,52 @@ pub trait Game: Send + Sync + 'static {
     fn fen(board: &Self::Board) -> String;
     /// The start position after `plies` random moves drawn from `seed`.
     fn random_opening(seed: u64, plies: usize) -> Self::Board;
-    /// Plays one game; the first player has the side that moves first in the game (Red, White).
-    fn play(
-        start: &Self::Board,
-        first: &Player<Self::Weights>,
-        second: &Player<Self::Weights>,
-        max_plies: usize,
-        adjudication: &Adjudication,
-        tt_mb: usize,
-    ) -> GameRecord<Self::Move>;
+    /// A game starting from `board`.
+    fn start(board: &Self::Board) -> Self::State;
+    fn board(state: &Self::State) -> &Self::Board;
+    /// The seat to move.
+    fn to_move(board: &Self::Board) -> Seat;
+    /// The rules' verdict when the game is over.
+    fn verdict(state: &Self::State) -> Option<Verdict>;
+    fn is_legal(state: &Self::State, mv: Self::Move) -> bool;
+    /// Plays a legal move.
+    fn play(state: &mut Self::State, mv: Self::Move);
+    /// Reads a move in the game's notation, if it is legal here.
+    fn parse_move(state: &Self::State, text: &str) -> Option<Self::Move>;
+    /// A fresh engine for one game from `start` with a table of `tt_mb` MiB: it shares
+    /// nothing, so a game depends only on its inputs.
+    fn engine(weights: &Self::Weights, tt_mb: usize, start: &Self::Board) -> Self::Engine;
+}
+
+/// A game's own engine: chooses a move within a limit.
+pub trait Engine<G: Game>: Send {
+    fn think(&mut self, state: &G::State, limit: Limit) -> Thought<G::Move>;
+}
+
+/// What one move may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Nodes(u64),
+    Depth(u32),
+    /// The mover's clock and increment.
+    Clock {
+        left: Duration,
+        increment: Duration,
+    },
+}
+
+/// An engine's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought<M> {
+    /// `None` when the engine has no move to give.
+    pub best: Option<M>,
+    /// The mover's score of the position.
+    pub score: i32,
+    pub nodes: u64,
+    /// The last depth the engine completed (0 when it does not say).
+    pub depth: u32,
+    /// On a clock, the time the engine planned for the move (its Et), when it says.
+    pub planned: Option<Duration>,
 }
 
 /// How much a player may think per move.
@@ -84,54 +155,73 @@ impl Budget {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
-    /// A ruling of the game's rules.
-    Rules(Termination),
+    /// A ruling of the game's rules, in its own words.
+    Rules(&'static str),
     /// The ply cap was reached: a draw by adjudication.
     PlyCap,
     /// The loser's clock ran out.
     Time,
-    /// The loser's engine gave no legal move (a bug; the arena never trusts an engine).
+    /// The loser's engine gave no legal move (the arena never trusts an engine).
     IllegalMove,
     /// Adjudicated: both engines agreed the loser was lost.
     Resignation,
     /// Adjudicated: both engines agreed the game was level.
     AgreedDraw,
-    /// The loser had no move (the Game of the Amazons).
-    NoMove,
+    /// The loser resigned (an outside engine's `resign`).
+    Resigned,
+    /// The loser's outside engine exited, closed its pipes or broke the protocol.
+    Crash,
+    /// The loser's outside engine ran out of time and then did not answer `stop`.
+    Hang,
 }
 
 impl std::fmt::Display for Ending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Ending::Rules(t) => write!(f, "{t}"),
+            Ending::Rules(reason) => f.write_str(reason),
             Ending::PlyCap => f.write_str("ply cap"),
             Ending::Time => f.write_str("time forfeit"),
             Ending::IllegalMove => f.write_str("illegal move"),
             Ending::Resignation => f.write_str("adjudicated loss"),
             Ending::AgreedDraw => f.write_str("adjudicated draw"),
-            Ending::NoMove => f.write_str("no move"),
+            Ending::Resigned => f.write_str("resignation"),
+            Ending::Crash => f.write_str("engine crash"),
+            Ending::Hang => f.write_str("engine hang"),
         }
     }
 }
 
-/// Everything about one finished game. `Color::Red` stands for the first player's side in
-/// any game (White in Amazons).
+/// The time one move took on a clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTime {
+    pub seat: Seat,
+    pub used: Duration,
+    /// The clock before the move.
+    pub left: Duration,
+    /// The engine's own plan (Et), when it says.
+    pub planned: Option<Duration>,
+}
+
+/// Everything about one finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord<M = Move> {
+pub struct GameRecord<M> {
     pub start_fen: String,
     pub moves: Vec<M>,
     /// The winner, or `None` for a draw.
-    pub winner: Option<Color>,
+    pub winner: Option<Seat>,
     pub ending: Ending,
-    /// Nodes searched by Red and by Black.
+    /// Nodes searched by the first and by the second seat.
     pub nodes: [u64; 2],
     /// The mover's search score for each move, from the mover's point of view.
     pub scores: Vec<i32>,
-    /// For clock games: (time used, time budgeted by the engine's Et) per move, in order.
-    pub move_times: Vec<(Duration, Duration)>,
+    /// The mover's last completed depth for each move (0 when the engine does not say).
+    pub depths: Vec<u32>,
+    /// For clock games: each move's time, in order.
+    pub move_times: Vec<MoveTime>,
+    /// What went wrong with an outside engine, when one ended the game.
+    pub fault: Option<String>,
 }
 
 /// Optional early ends by agreement of the engines' scores.
@@ -147,21 +237,22 @@ pub struct Adjudication {
 
 impl Adjudication {
     /// The adjudicated outcome after the moves in `record`, if any; `start` moved first.
-    pub fn judge<M>(&self, record: &GameRecord<M>, start: Color) -> Option<(Option<Color>, Ending)> {
+    pub fn judge<M>(&self, record: &GameRecord<M>, start: Seat) -> Option<(Option<Seat>, Ending)> {
         let n = record.scores.len();
-        // Scores turned to Red's point of view; ply i was played by `start` when i is even.
-        let red_view = |i: usize| {
+        // Scores turned to the first seat's point of view; ply i was played by `start` when
+        // i is even.
+        let first_view = |i: usize| {
             let mover = if i % 2 == 0 { start } else { start.flip() };
             mover.sign() * record.scores[i]
         };
         if let Some((margin, moves)) = self.resign {
             let k = 2 * moves;
             if moves > 0 && n >= k {
-                if (n - k..n).all(|i| red_view(i) >= margin) {
-                    return Some((Some(Color::Red), Ending::Resignation));
+                if (n - k..n).all(|i| first_view(i) >= margin) {
+                    return Some((Some(Seat::First), Ending::Resignation));
                 }
-                if (n - k..n).all(|i| red_view(i) <= -margin) {
-                    return Some((Some(Color::Black), Ending::Resignation));
+                if (n - k..n).all(|i| first_view(i) <= -margin) {
+                    return Some((Some(Seat::Second), Ending::Resignation));
                 }
             }
         }
@@ -186,7 +277,9 @@ impl<M> GameRecord<M> {
             ending: Ending::PlyCap,
             nodes: [0; 2],
             scores: Vec::new(),
+            depths: Vec::new(),
             move_times: Vec::new(),
+            fault: None,
         }
     }
 
@@ -195,9 +288,53 @@ impl<M> GameRecord<M> {
     }
 }
 
-/// One side of a game: its evaluation and its budget.
+/// Who plays a seat: the game's own engine with a set of weights, or an outside engine
+/// process.
 #[derive(Clone, Debug)]
-pub struct Player<W = Weights> {
-    pub weights: W,
+pub enum Agent<W> {
+    Weights(W),
+    Outside(Arc<OutsideEngine>),
+}
+
+/// An outside engine: how to start it and talk to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutsideEngine {
+    /// The name in records; defaults to the command.
+    #[serde(default)]
+    pub name: String,
+    /// The program.
+    pub path: PathBuf,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub protocol: Protocol,
+    /// Options set after the handshake (`setoption`), e.g. `{"Hash": 16}`.
+    #[serde(default)]
+    pub options: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// The text protocols of outside engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    Ucci,
+    Uci,
+}
+
+/// One side of a game: who plays it and its budget.
+#[derive(Clone, Debug)]
+pub struct Player<W> {
+    pub agent: Agent<W>,
     pub budget: Budget,
+}
+
+impl<W> Player<W> {
+    /// The game's own engine with `weights`.
+    pub fn weights(weights: W, budget: Budget) -> Player<W> {
+        Player {
+            agent: Agent::Weights(weights),
+            budget,
+        }
+    }
 }

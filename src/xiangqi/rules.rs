@@ -46,16 +46,23 @@ pub enum Termination {
     NoCaptureLimit,
 }
 
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Termination {
+    /// The ruling in words ("checkmate", "perpetual check").
+    pub fn name(self) -> &'static str {
+        match self {
             Termination::Checkmate => "checkmate",
             Termination::Stalemate => "stalemate",
             Termination::PerpetualCheck => "perpetual check",
             Termination::PerpetualChase => "perpetual chase",
             Termination::Repetition => "repetition",
             Termination::NoCaptureLimit => "120 plies without capture",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

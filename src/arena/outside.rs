@@ -1,0 +1,435 @@
+//! Outside engines as players: a UCCI or UCI engine process driven over its pipes, with the
+//! arena keeping the clock and judging every answer.
+//!
+//! One process per game and seat: a crashed or hung engine costs its game and nothing more,
+//! and the next game starts a fresh one.
+
+use crate::game::{Ending, Game, Limit, OutsideEngine, Protocol, Seat, Thought};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to start, to answer `isready`, and to answer `stop` once its
+/// clock has run out.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+const STOP_GRACE: Duration = Duration::from_secs(1);
+/// Without a clock (depth or node limits) an engine that has not answered by then hangs.
+const UNTIMED_LIMIT: Duration = Duration::from_secs(600);
+
+/// Why an outside engine lost its game, with what it did.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{engine}: {what}")]
+pub struct Fault {
+    pub engine: String,
+    pub ending: Ending,
+    pub what: String,
+}
+
+/// Errors reading an engine description.
+#[derive(Debug, thiserror::Error)]
+pub enum DescriptionError {
+    #[error("cannot read engine description {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("engine description {path}: {source}")]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("'{spec}': no program is named after '{protocol}:'")]
+    NoProgram { spec: String, protocol: &'static str },
+}
+
+/// Reads `ucci:COMMAND` or `uci:COMMAND` (a program and its arguments, split at spaces).
+pub fn from_command(spec: &str) -> Option<Result<OutsideEngine, DescriptionError>> {
+    let (protocol, name, rest) = if let Some(rest) = spec.strip_prefix("ucci:") {
+        (Protocol::Ucci, "ucci", rest)
+    } else if let Some(rest) = spec.strip_prefix("uci:") {
+        (Protocol::Uci, "uci", rest)
+    } else {
+        return None;
+    };
+    let mut words = rest.split_whitespace();
+    let Some(path) = words.next() else {
+        return Some(Err(DescriptionError::NoProgram {
+            spec: spec.to_string(),
+            protocol: name,
+        }));
+    };
+    Some(Ok(OutsideEngine {
+        name: spec.to_string(),
+        path: PathBuf::from(path),
+        args: words.map(str::to_string).collect(),
+        protocol,
+        options: Default::default(),
+    }))
+}
+
+/// Reads an engine description file (JSON: name, path, args, protocol, options), or `None`
+/// when the file is JSON of another kind (a weight file) or not JSON at all.
+pub fn from_file(path: &Path) -> Option<Result<OutsideEngine, DescriptionError>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    value.get("protocol")?;
+    Some(
+        serde_json::from_value::<OutsideEngine>(value)
+            .map(|mut e| {
+                if e.name.is_empty() {
+                    e.name = path.display().to_string();
+                }
+                // A relative program path is read from the description's folder.
+                if e.path.is_relative() && e.path.components().count() > 1 {
+                    if let Some(dir) = path.parent() {
+                        e.path = dir.join(&e.path);
+                    }
+                }
+                e
+            })
+            .map_err(|source| DescriptionError::Parse {
+                path: path.to_path_buf(),
+                source,
+            }),
+    )
+}
+
+/// A running outside engine.
+pub struct Process {
+    name: String,
+    protocol: Protocol,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// UCCI times go in milliseconds (the engine offered `usemillisec`), else in seconds.
+    millis: bool,
+}
+
+/// What an engine said about its search, from its `info` lines.
+#[derive(Default)]
+struct Heard {
+    depth: u32,
+    score: i32,
+    nodes: u64,
+}
+
+impl Process {
+    /// Starts the engine, says hello in its protocol, sets its options and waits until it
+    /// is ready.
+    pub fn start(spec: &OutsideEngine) -> Result<Process, Fault> {
+        let fault = |what: String| Fault {
+            engine: spec.name.clone(),
+            ending: Ending::Crash,
+            what,
+        };
+        let mut child = Command::new(&spec.path)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| fault(format!("cannot start {}: {e}", spec.path.display())))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            // Engines may write bytes that are not UTF-8 (GBK paths): read bytes, keep lines.
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut p = Process {
+            name: spec.name.clone(),
+            protocol: spec.protocol,
+            child,
+            stdin,
+            lines,
+            millis: false,
+        };
+        let (hello, ok) = match spec.protocol {
+            Protocol::Ucci => ("ucci", "ucciok"),
+            Protocol::Uci => ("uci", "uciok"),
+        };
+        p.send(hello)?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = p.next_line(deadline, hello)?;
+            if line == ok {
+                break;
+            }
+            if spec.protocol == Protocol::Ucci && line.starts_with("option usemillisec") {
+                p.millis = true;
+            }
+        }
+        if p.millis {
+            p.send("setoption usemillisec true")?;
+        }
+        for (name, value) in &spec.options {
+            let value = match value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            p.send(&match spec.protocol {
+                Protocol::Ucci => format!("setoption {name} {value}"),
+                Protocol::Uci => format!("setoption name {name} value {value}"),
+            })?;
+        }
+        if spec.protocol == Protocol::Uci {
+            p.send("ucinewgame")?;
+        }
+        p.ready()?;
+        Ok(p)
+    }
+
+    fn fault(&self, ending: Ending, what: String) -> Fault {
+        Fault {
+            engine: self.name.clone(),
+            ending,
+            what,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| self.fault(Ending::Crash, format!("cannot send '{line}': {e}")))
+    }
+
+    /// The next line before `deadline`; a closed pipe is a crash, silence a hang.
+    fn next_line(&mut self, deadline: Instant, after: &str) -> Result<String, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(self.fault(
+                Ending::Hang,
+                format!("no answer to '{after}' within {:.1} s", wait.as_secs_f64()),
+            )),
+            Err(RecvTimeoutError::Disconnected) => {
+                // The pipe closed; the process has most likely exited, or will soon.
+                let until = Instant::now() + Duration::from_millis(200);
+                let mut status = "closed its output".to_string();
+                while Instant::now() < until {
+                    if let Ok(Some(s)) = self.child.try_wait() {
+                        status = format!("exited ({s})");
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(self.fault(Ending::Crash, format!("{status} after '{after}'")))
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), Fault> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        while self.next_line(deadline, "isready")? != "readyok" {}
+        Ok(())
+    }
+
+    /// Asks for a move in the game that started from `start_fen` and went `moves`, now at
+    /// `state` with `seat` to move; the arena's clocks stand at `clocks` with `increments`.
+    /// An answer later than the clock plus `margin` loses on time.
+    #[allow(clippy::too_many_arguments)]
+    pub fn think<G: Game>(
+        &mut self,
+        start_fen: &str,
+        moves: &[G::Move],
+        state: &G::State,
+        seat: Seat,
+        limit: Limit,
+        clocks: [Duration; 2],
+        increments: [Duration; 2],
+        margin: Duration,
+    ) -> Result<Thought<G::Move>, Fault> {
+        let mut position = format!("position fen {start_fen}");
+        if !moves.is_empty() {
+            position.push_str(" moves");
+            for m in moves {
+                position.push(' ');
+                position.push_str(&m.to_string());
+            }
+        }
+        self.send(&position)?;
+        let go = self.go(seat, limit, clocks, increments);
+        let started = Instant::now();
+        self.send(&go)?;
+        let allowed = match limit {
+            Limit::Clock { left, .. } => left + margin,
+            _ => UNTIMED_LIMIT,
+        };
+        let mut heard = Heard::default();
+        let mut stopped = false;
+        loop {
+            let deadline = started + allowed + if stopped { STOP_GRACE } else { Duration::ZERO };
+            let line = match self.next_line(deadline, &go) {
+                Err(f) if f.ending == Ending::Hang && !stopped => {
+                    // Out of time: ask for the move it has, to tell a late engine from a dead one.
+                    self.send("stop")?;
+                    stopped = true;
+                    continue;
+                }
+                other => other?,
+            };
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => heard.read(self.protocol, words),
+                Some("nobestmove") => {
+                    return Err(self.fault(Ending::IllegalMove, "answered nobestmove".to_string()))
+                }
+                Some("bestmove") => {
+                    let used = started.elapsed();
+                    if stopped || used > allowed {
+                        return Err(self.fault(
+                            Ending::Time,
+                            format!(
+                                "answered after {} ms with {} ms allowed",
+                                used.as_millis(),
+                                allowed.as_millis()
+                            ),
+                        ));
+                    }
+                    let text = words.next().unwrap_or("");
+                    if words.any(|w| w == "resign") {
+                        return Err(self.fault(Ending::Resigned, "resigned".to_string()));
+                    }
+                    let Some(mv) = G::parse_move(state, text) else {
+                        return Err(self.fault(
+                            Ending::IllegalMove,
+                            format!("played '{text}', illegal in {}", G::fen(G::board(state))),
+                        ));
+                    };
+                    return Ok(Thought {
+                        best: Some(mv),
+                        score: heard.score,
+                        nodes: heard.nodes,
+                        depth: heard.depth,
+                        planned: None,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The `go` line for this limit; times in the protocol's units.
+    fn go(&self, seat: Seat, limit: Limit, clocks: [Duration; 2], increments: [Duration; 2]) -> String {
+        match limit {
+            Limit::Nodes(n) => format!("go nodes {n}"),
+            Limit::Depth(d) => format!("go depth {d}"),
+            Limit::Clock { .. } => {
+                let (us, them) = (seat.index(), seat.flip().index());
+                match self.protocol {
+                    Protocol::Ucci => {
+                        let t = |d: Duration| {
+                            if self.millis {
+                                d.as_millis().to_string()
+                            } else {
+                                // Whole seconds, never 0 while time is left.
+                                (d.as_secs().max(u64::from(!d.is_zero()))).to_string()
+                            }
+                        };
+                        format!(
+                            "go time {} increment {} opptime {} oppincrement {}",
+                            t(clocks[us]),
+                            t(increments[us]),
+                            t(clocks[them]),
+                            t(increments[them])
+                        )
+                    }
+                    Protocol::Uci => format!(
+                        "go wtime {} btime {} winc {} binc {}",
+                        clocks[0].as_millis(),
+                        clocks[1].as_millis(),
+                        increments[0].as_millis(),
+                        increments[1].as_millis()
+                    ),
+                }
+            }
+        }
+    }
+}
+
+impl Heard {
+    /// Takes depth, score and nodes from an `info` line (UCCI `score N`, UCI `score cp N` or
+    /// `score mate N`).
+    fn read<'a>(&mut self, protocol: Protocol, words: impl Iterator<Item = &'a str>) {
+        let words: Vec<&str> = words.collect();
+        let mut i = 0;
+        while i + 1 < words.len() {
+            let next = words[i + 1];
+            match words[i] {
+                "depth" => self.depth = next.parse().unwrap_or(self.depth),
+                "nodes" => self.nodes = next.parse().unwrap_or(self.nodes),
+                "score" if protocol == Protocol::Ucci => self.score = next.parse().unwrap_or(self.score),
+                "score" => {
+                    if let Some(v) = words.get(i + 2).and_then(|v| v.parse::<i32>().ok()) {
+                        self.score = match next {
+                            "cp" => v,
+                            "mate" if v > 0 => 30_000 - 2 * v,
+                            "mate" => -30_000 - 2 * v,
+                            _ => self.score,
+                        };
+                    }
+                    i += 1;
+                }
+                "pv" => break,
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 2;
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(300);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_info_lines_are_read() {
+        let e = from_command("ucci:/bin/eleeye --quiet").unwrap().unwrap();
+        assert_eq!(e.path, PathBuf::from("/bin/eleeye"));
+        assert_eq!(e.args, vec!["--quiet".to_string()]);
+        assert_eq!(e.protocol, Protocol::Ucci);
+        assert!(from_command("uci:").unwrap().is_err());
+        assert!(from_command("default").is_none());
+        let mut h = Heard::default();
+        h.read(
+            Protocol::Uci,
+            "depth 7 seldepth 9 score cp -35 nodes 1234 pv h2e2".split(' '),
+        );
+        assert_eq!((h.depth, h.score, h.nodes), (7, -35, 1234));
+        h.read(Protocol::Uci, "depth 9 score mate -2 pv a0a1".split(' '));
+        assert_eq!((h.depth, h.score), (9, -29_996));
+        h.read(Protocol::Ucci, "depth 5 score 123 pv b0c2".split(' '));
+        assert_eq!((h.depth, h.score), (5, 123));
+    }
+}

@@ -1,0 +1,144 @@
+//! Xiangqi in the arena and the GA: the [`Game`] implementation over the rules core and the
+//! searcher.
+
+use super::eval::Weights;
+use super::search::{Limits, Searcher};
+use super::time::{TimeControl, TimeManager};
+use super::{Board, Color, Move, Xiangqi};
+use crate::game::{Engine, Game, Limit, Seat, Thought, Verdict};
+use crate::params::{Params, Spec};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Xiangqi, the main game. Red has the first seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct XiangqiGame;
+
+impl Game for XiangqiGame {
+    type Board = Board;
+    type Move = Move;
+    type Weights = Weights;
+    type State = Xiangqi;
+    type Engine = Searcher;
+    const NAME: &'static str = super::eval::GAME;
+    const PGN_GAME: &'static str = "Chinese Chess";
+    const PGN_FORMAT: Option<&'static str> = Some("ICCS");
+    const SEATS: [&'static str; 2] = ["Red", "Black"];
+
+    fn specs() -> &'static [Spec] {
+        super::eval::specs()
+    }
+
+    fn weights(params: &Params) -> Weights {
+        Weights::new(params)
+    }
+
+    fn named_player(name: &str) -> Option<Weights> {
+        (name == "material").then(|| Weights::new(&super::eval::material_only_params()))
+    }
+
+    fn parse_position(text: &str) -> Result<Board, String> {
+        // EPD lines carry opcodes after the side to move: fall back to the first two fields.
+        Board::from_fen(text)
+            .or_else(|e| {
+                let fields: Vec<&str> = text.split_whitespace().take(2).collect();
+                Board::from_fen(&fields.join(" ")).map_err(|_| e)
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    fn fen(board: &Board) -> String {
+        board.fen()
+    }
+
+    fn random_opening(seed: u64, plies: usize) -> Board {
+        random_opening(seed, plies)
+    }
+
+    fn start(board: &Board) -> Xiangqi {
+        Xiangqi::from_board(board.clone())
+    }
+
+    fn board(state: &Xiangqi) -> &Board {
+        state.board()
+    }
+
+    fn to_move(board: &Board) -> Seat {
+        seat(board.turn())
+    }
+
+    fn verdict(state: &Xiangqi) -> Option<Verdict> {
+        state.outcome().map(|o| Verdict {
+            winner: o.winner.map(seat),
+            reason: o.termination.name(),
+        })
+    }
+
+    fn is_legal(state: &Xiangqi, mv: Move) -> bool {
+        state.board().is_legal(mv)
+    }
+
+    fn play(state: &mut Xiangqi, mv: Move) {
+        state.play(mv);
+    }
+
+    fn parse_move(state: &Xiangqi, text: &str) -> Option<Move> {
+        state.board().parse_move(text).ok()
+    }
+
+    fn engine(weights: &Weights, tt_mb: usize, _start: &Board) -> Searcher {
+        Searcher::new(weights.clone(), tt_mb)
+    }
+}
+
+/// Red has the first seat.
+pub fn seat(color: Color) -> Seat {
+    match color {
+        Color::Red => Seat::First,
+        Color::Black => Seat::Second,
+    }
+}
+
+impl Engine<XiangqiGame> for Searcher {
+    fn think(&mut self, state: &Xiangqi, limit: Limit) -> Thought<Move> {
+        let (limits, planned) = match limit {
+            Limit::Nodes(n) => (Limits::nodes(n), None),
+            Limit::Depth(d) => (Limits::depth(d), None),
+            Limit::Clock { left, increment } => {
+                let control = TimeControl::Clock {
+                    left,
+                    increment,
+                    moves_to_go: None,
+                };
+                let limits = Limits {
+                    time: Some(control),
+                    ..Limits::default()
+                };
+                (limits, Some(TimeManager::new(control).expected()))
+            }
+        };
+        let result = self.search(state, &limits, |_| {});
+        Thought {
+            best: result.best,
+            score: result.score,
+            nodes: result.nodes,
+            depth: result.depth,
+            planned,
+        }
+    }
+}
+
+/// Seeded random plies from the start position: a different, reproducible opening per pair
+/// when no position file is given.
+pub fn random_opening(seed: u64, plies: usize) -> Board {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut board = Board::startpos();
+    for _ in 0..plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        board.make(moves[rng.gen_range(0..moves.len())]);
+    }
+    board
+}

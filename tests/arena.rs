@@ -1,0 +1,73 @@
+//! The arena with the game's own engines: legal replays, rulings, thread independence.
+
+use qitune::arena::{player_weights, Conditions, Match};
+use qitune::game::{Budget, Ending, Game, Player, Seat};
+use qitune::xiangqi::game::{seat, XiangqiGame};
+use qitune::xiangqi::Xiangqi;
+
+fn small_match(games: usize, max_plies: usize) -> Match<XiangqiGame> {
+    let budget = Budget::Nodes(300);
+    Match {
+        a: Player::weights(player_weights::<XiangqiGame>("default").unwrap(), budget),
+        b: Player::weights(player_weights::<XiangqiGame>("random:3").unwrap(), budget),
+        positions: (0..games as u64)
+            .map(|s| XiangqiGame::random_opening(s, 6))
+            .collect(),
+        games,
+        conditions: Conditions {
+            max_plies,
+            tt_mb: 1,
+            ..Conditions::for_budget(budget)
+        },
+        sprt: None,
+    }
+}
+
+#[test]
+fn every_game_replays_legally_within_the_cap() {
+    let m = small_match(8, 60);
+    for p in m.run(2, |_| {}).unwrap() {
+        let r = &p.record;
+        assert!(r.plies() <= 60);
+        let mut g = Xiangqi::from_fen(&r.start_fen).unwrap();
+        for mv in &r.moves {
+            assert!(g.board().is_legal(*mv), "{} in {}", mv, g.board().fen());
+            g.play(*mv);
+        }
+        match r.ending {
+            Ending::Rules(reason) => {
+                let o = g.outcome().unwrap();
+                assert_eq!((o.winner.map(seat), o.termination.name()), (r.winner, reason));
+            }
+            Ending::PlyCap => assert!(g.outcome().is_none() && r.plies() == 60 && r.winner.is_none()),
+            other => panic!("unexpected ending {other}"),
+        }
+        assert_eq!(
+            p.a_seat(),
+            if p.index % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        );
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_threads() {
+    let m = small_match(6, 80);
+    assert_eq!(m.run(1, |_| {}).unwrap(), m.run(2, |_| {}).unwrap());
+}
+
+#[test]
+fn players_and_positions_are_checked() {
+    assert!(player_weights::<XiangqiGame>("random:abc")
+        .unwrap_err()
+        .to_string()
+        .contains("random:abc"));
+    assert!(player_weights::<XiangqiGame>("/no/such/weights.json").is_err());
+    assert_ne!(
+        format!("{:?}", player_weights::<XiangqiGame>("random:1")),
+        format!("{:?}", player_weights::<XiangqiGame>("random:2"))
+    );
+}

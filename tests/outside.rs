@@ -1,0 +1,149 @@
+//! Outside engines in the arena: a second qitune binary through both protocols, and scripted
+//! engines that crash, hang, answer late, resign or play an illegal move.
+
+use qitune::arena::{Conditions, Match};
+use qitune::game::{Agent, Budget, Ending, OutsideEngine, Player, Protocol};
+use qitune::xiangqi::game::XiangqiGame;
+use qitune::xiangqi::Board;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+const QITUNE: &str = env!("CARGO_BIN_EXE_qitune");
+
+fn clock(base_ms: u64, inc_ms: u64) -> Budget {
+    Budget::Clock {
+        base: Duration::from_millis(base_ms),
+        increment: Duration::from_millis(inc_ms),
+    }
+}
+
+fn qitune_engine(protocol: Protocol) -> Agent<qitune::xiangqi::eval::Weights> {
+    Agent::Outside(Arc::new(OutsideEngine {
+        name: format!("qitune {protocol:?}"),
+        path: QITUNE.into(),
+        args: vec!["engine".into()],
+        protocol,
+        options: [("Hash".to_string(), serde_json::json!(4))].into_iter().collect(),
+    }))
+}
+
+/// A UCCI engine written in sh that answers `go` with `reply`.
+fn scripted(reply: &str) -> Agent<qitune::xiangqi::eval::Weights> {
+    let script = format!(
+        "while read line; do case \"$line\" in ucci) echo ucciok;; isready) echo readyok;; go*) {reply};; quit) exit 0;; esac; done"
+    );
+    Agent::Outside(Arc::new(OutsideEngine {
+        name: "script".into(),
+        path: "/bin/sh".into(),
+        args: vec!["-c".into(), script],
+        protocol: Protocol::Ucci,
+        options: Default::default(),
+    }))
+}
+
+fn game_against(
+    a: Agent<qitune::xiangqi::eval::Weights>,
+    budget: Budget,
+    games: usize,
+) -> Match<XiangqiGame> {
+    Match {
+        a: Player { agent: a, budget },
+        b: Player::weights(Default::default(), budget),
+        positions: vec![Board::startpos()],
+        games,
+        conditions: Conditions::for_budget(budget),
+        sprt: None,
+    }
+}
+
+#[test]
+fn a_second_qitune_plays_legal_games_through_both_protocols() {
+    for protocol in [Protocol::Ucci, Protocol::Uci] {
+        let m = game_against(qitune_engine(protocol), clock(600, 10), 2);
+        for p in m.run(2, |_| {}).unwrap() {
+            let r = &p.record;
+            assert!(
+                !matches!(r.ending, Ending::IllegalMove | Ending::Crash | Ending::Hang),
+                "{protocol:?}: {} {:?}",
+                r.ending,
+                r.fault
+            );
+            assert!(r.plies() > 10, "{protocol:?}: {}", r.plies());
+            // The outside engine reported its depth through info lines.
+            let a_moves = r.depths.iter().skip(if p.a_first { 0 } else { 1 }).step_by(2);
+            assert!(a_moves.clone().any(|&d| d > 0), "{protocol:?}: no depth heard");
+        }
+    }
+}
+
+#[test]
+fn faults_lose_the_game_and_are_named() {
+    let cases = [
+        ("echo 'bestmove a0a0'", Ending::IllegalMove),
+        ("echo 'bestmove h2e2 resign'", Ending::Resigned),
+        ("echo nobestmove", Ending::IllegalMove),
+        ("exit 3", Ending::Crash),
+        (":", Ending::Hang),
+        ("sleep 0.5; echo 'bestmove h2e2'", Ending::Time),
+    ];
+    for (reply, ending) in cases {
+        // Two games: the engine is started afresh for the second after it failed the first.
+        let m = game_against(scripted(reply), clock(200, 0), 2);
+        for p in m.run(1, |_| {}).unwrap() {
+            assert_eq!(p.record.ending, ending, "{reply}: {:?}", p.record.fault);
+            assert_eq!(p.record.winner, Some(p.a_seat().flip()), "{reply}");
+            assert!(
+                p.record.fault.as_deref().unwrap_or("").starts_with("script: "),
+                "{reply}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_match_command_takes_outside_engines_and_refuses_broken_ones() {
+    let out = Command::new(QITUNE)
+        .args(["match", "--a", &format!("uci:{QITUNE} engine"), "--b", "default"])
+        .args(["--games", "2", "--tc", "0.5+0.01"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Clock: 0 time forfeits, 0 illegal moves"), "{text}");
+    let out = Command::new(QITUNE)
+        .args([
+            "match",
+            "--a",
+            "ucci:/no/such/engine",
+            "--b",
+            "default",
+            "--tc",
+            "1+0",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("player A") && err.contains("/no/such/engine"),
+        "{err}"
+    );
+    let out = Command::new(QITUNE)
+        .args([
+            "match",
+            "--a",
+            &format!("ucci:{QITUNE} engine"),
+            "--b",
+            "default",
+            "--nodes",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tc"));
+}
