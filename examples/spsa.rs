@@ -79,7 +79,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let specs = eval::specs();
     let start = match &args.from {
-        Some(path) => Params::load(path, eval::GAME, specs)?,
+        Some(path) => Params::load(path, eval::GAME, specs).map_err(|e| e.to_string())?,
         None => eval::default_params(),
     };
     let anchor = XiangqiGame::weights(&start);

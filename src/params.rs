@@ -70,22 +70,30 @@ impl Spec {
 
 /// Checks that a spec list is coherent: unique names, defaults within bounds, bit widths of
 /// at most 32. Every game's list is tested with this.
-pub fn check_specs(specs: &[Spec]) -> Result<(), String> {
+pub fn check_specs(specs: &[Spec]) -> Result<(), SpecError> {
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|o| o.name == s.name) {
-            return Err(format!("parameter '{}' is declared twice", s.name));
+            return Err(SpecError::Duplicate(s.name));
         }
         if !(s.min <= s.default && s.default <= s.max) {
-            return Err(format!(
-                "parameter '{}': default {} outside [{}, {}]",
-                s.name, s.default, s.min, s.max
-            ));
+            return Err(SpecError::DefaultOutOfRange(*s));
         }
         if s.bits > 32 {
-            return Err(format!("parameter '{}': {} bits is more than 32", s.name, s.bits));
+            return Err(SpecError::TooManyBits(*s));
         }
     }
     Ok(())
+}
+
+/// Why a spec list is incoherent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("parameter '{0}' is declared twice")]
+    Duplicate(&'static str),
+    #[error("parameter '{}': default {} outside [{}, {}]", .0.name, .0.default, .0.min, .0.max)]
+    DefaultOutOfRange(Spec),
+    #[error("parameter '{}': {} bits is more than 32", .0.name, .0.bits)]
+    TooManyBits(Spec),
 }
 
 /// A value for every parameter of a game, in the order of its spec list.
@@ -203,9 +211,13 @@ impl Params {
 
     /// Reads and checks a weight file of `game` from disk; the message names the file and,
     /// for a bad entry, the key.
-    pub fn load(path: &Path, game: &str, specs: &'static [Spec]) -> Result<Params, String> {
-        let file = WeightFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Params::from_weight_file(&file, game, specs).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load(path: &Path, game: &str, specs: &'static [Spec]) -> Result<Params, LoadError> {
+        let located = |source| LoadError {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = WeightFile::read(path).map_err(located)?;
+        Params::from_weight_file(&file, game, specs).map_err(located)
     }
 }
 
@@ -236,6 +248,14 @@ impl WeightFile {
         let text = serde_json::to_string_pretty(self).expect("a weight file serialises");
         crate::fsutil::write_atomic(path, format!("{text}\n").as_bytes())
     }
+}
+
+/// A weight file that could not be loaded, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct LoadError {
+    pub path: std::path::PathBuf,
+    pub source: WeightFileError,
 }
 
 /// Why a weight file or a parameter value was rejected.
@@ -295,9 +315,15 @@ mod tests {
         assert_eq!(check_specs(&SPECS), Ok(()));
         let mut bad = SPECS;
         bad[2].default = 60;
-        assert!(check_specs(&bad).unwrap_err().contains("'pawn': default 60"));
+        assert!(check_specs(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("'pawn': default 60"));
         bad[2] = bad[1];
-        assert!(check_specs(&bad).unwrap_err().contains("declared twice"));
+        assert!(check_specs(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("declared twice"));
     }
 
     #[test]

@@ -29,8 +29,10 @@ impl Game for AmazonsGame {
         Weights::new(params)
     }
 
-    fn parse_position(text: &str) -> Result<Board, String> {
-        Board::from_fen(text).map_err(|e| e.to_string())
+    type PositionError = super::AmazonsError;
+
+    fn parse_position(text: &str) -> Result<Board, super::AmazonsError> {
+        Board::from_fen(text)
     }
 
     fn fen(board: &Board) -> String {

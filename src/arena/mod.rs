@@ -28,8 +28,8 @@ pub enum ArenaError {
     RandomSeed { spec: String },
     #[error(transparent)]
     Engine(#[from] outside::DescriptionError),
-    #[error("{0}")]
-    Weights(String),
+    #[error(transparent)]
+    Weights(#[from] crate::params::LoadError),
     #[error("cannot read {path}: {source}")]
     ReadPositions { path: String, source: std::io::Error },
     #[error("{path} line {line}: {message}")]
@@ -84,9 +84,7 @@ pub fn random_weights<G: Game>(seed: u64) -> G::Weights {
 
 /// Reads a weight file of game `G`, with a message naming what is wrong.
 pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, ArenaError> {
-    Ok(G::weights(
-        &Params::load(path, G::NAME, G::specs()).map_err(ArenaError::Weights)?,
-    ))
+    Ok(G::weights(&Params::load(path, G::NAME, G::specs())?))
 }
 
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.
@@ -100,10 +98,10 @@ pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, ArenaError>
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        boards.push(G::parse_position(line).map_err(|message| ArenaError::Position {
+        boards.push(G::parse_position(line).map_err(|e| ArenaError::Position {
             path: name(),
             line: i + 1,
-            message,
+            message: e.to_string(),
         })?);
     }
     if boards.is_empty() {

@@ -1,8 +1,10 @@
 //! `qitune engine`: the embedded engine over standard input and output (UCCI or UCI).
 
 use anyhow::Result;
+use qitune::arena::load_weights;
 use qitune::xiangqi::eval::Weights;
-use qitune::xiangqi::protocol::{load_weights, Engine};
+use qitune::xiangqi::game::XiangqiGame;
+use qitune::xiangqi::protocol::Engine;
 use std::path::PathBuf;
 
 /// Play as a UCCI or UCI engine on standard input/output (first command `ucci` or `uci`).
@@ -16,7 +18,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let weights = match &args.weights {
-        Some(path) => load_weights(path).map_err(anyhow::Error::msg)?,
+        Some(path) => load_weights::<XiangqiGame>(path)?,
         None => Weights::default(),
     };
     let mut engine = Engine::new(std::io::stdout(), weights);

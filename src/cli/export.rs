@@ -26,7 +26,7 @@ pub fn run(args: Args) -> Result<()> {
         None => last_champion(&args.run)
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
     };
-    let path = existing_champion(&args.run, generation).map_err(anyhow::Error::msg)?;
+    let path = existing_champion(&args.run, generation)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
     let specs = qitune::games::specs_for(&file.game)

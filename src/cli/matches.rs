@@ -1,7 +1,6 @@
 //! `qitune match`: play two engines against each other.
 
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
 use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
 use qitune::arena::{self, pgn, Conditions, Match};
@@ -229,11 +228,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         sprt,
     };
 
-    let bar = ProgressBar::new(args.games as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed_precise} eta {eta}]")
-            .expect("valid template"),
-    );
+    let bar = super::progress::Progress::new(args.games as u64, "games");
     let so_far = Mutex::new(Wdl::default());
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
@@ -241,17 +236,11 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let played = m.run(threads, |p| {
         finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
-        let r = p.a_result();
-        *w = Wdl {
-            wins: w.wins + r.wins,
-            draws: w.draws + r.draws,
-            losses: w.losses + r.losses,
-        };
+        w.add(p.a_result());
         let elo = w.elo().map_or("-".to_string(), |e| format!("{e:+.0}"));
-        bar.set_message(format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
-        bar.inc(1);
+        bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
     })?;
-    bar.finish_and_clear();
+    bar.finish();
     let seconds = start.elapsed().as_secs_f64();
 
     let wdl = arena::tally(&played);

@@ -6,6 +6,7 @@ mod export;
 mod matches;
 mod perft;
 mod positions;
+mod progress;
 mod roundrobin;
 mod tune;
 

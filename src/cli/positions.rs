@@ -59,9 +59,7 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--depth must be at least 1 and --window not negative");
     }
     let candidates = match &args.from {
-        Some(path) => {
-            arena::read_positions::<qitune::xiangqi::game::XiangqiGame>(path).map_err(anyhow::Error::msg)?
-        }
+        Some(path) => arena::read_positions::<qitune::xiangqi::game::XiangqiGame>(path)?,
         None => {
             let n = args.candidates.unwrap_or(4 * args.count);
             if n > 4 * MAX_COUNT {

@@ -66,7 +66,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     let mut names = Vec::new();
     let mut players = Vec::new();
     for &g in &args.gens {
-        let path = existing_champion(&args.run, g).map_err(anyhow::Error::msg)?;
+        let path = existing_champion(&args.run, g)?;
         names.push(format!("gen-{g:04}"));
         players.push(arena::load_weights::<G>(&path)?);
     }

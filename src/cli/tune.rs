@@ -30,7 +30,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let config = Config::read(&args.config).map_err(anyhow::Error::msg)?;
+    let config = Config::read(&args.config)?;
     match super::GameKind::named(&config.game)? {
         super::GameKind::Xiangqi => tune::<XiangqiGame>(args, config),
         super::GameKind::Amazons => tune::<AmazonsGame>(args, config),
@@ -41,20 +41,20 @@ fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
     let config_generations = config.generations;
     let dir = args.runs.join(&config.name);
     let mut run = if args.resume {
-        let run = Run::<G>::resume(&dir).map_err(anyhow::Error::msg)?;
+        let run = Run::<G>::resume(&dir)?;
         config.check_same_run(&run.config).map_err(|e| {
             anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
         })?;
         run
     } else {
         let config_dir = args.config.parent().unwrap_or(Path::new("."));
-        Run::<G>::create(config, config_dir, &args.runs).map_err(anyhow::Error::msg)?
+        Run::<G>::create(config, config_dir, &args.runs)?
     };
     // The target: --generations, else what the configuration asks for (also on a resume,
     // so that a run stopped early with --generations goes on to the configured end).
     let target = args.generations.unwrap_or(config_generations);
     if target != run.config.generations {
-        run.set_generations(target).map_err(anyhow::Error::msg)?;
+        run.set_generations(target)?;
     }
     let threads = args
         .threads
@@ -89,9 +89,7 @@ fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
     );
     while run.generation() < target {
         game_bar.reset();
-        let stats = run
-            .step(threads, || game_bar.inc(1))
-            .map_err(anyhow::Error::msg)?;
+        let stats = run.step(threads, || game_bar.inc(1))?;
         run_bar.inc(1);
         run_bar.set_message(format!(
             "best {} mean {:.1}",

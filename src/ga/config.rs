@@ -77,100 +77,123 @@ fn default_max_plies() -> usize {
 
 impl Config {
     /// Reads and validates a configuration file.
-    pub fn read(path: &Path) -> Result<Config, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let config: Config = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: invalid configuration: {e}", path.display()))?;
-        let specs = crate::games::specs_for(&config.game).ok_or_else(|| {
-            format!(
-                "{}: game '{}' is unknown (xiangqi or amazons)",
-                path.display(),
-                config.game
-            )
+    pub fn read(path: &Path) -> Result<Config, ConfigError> {
+        let located = |source| ConfigError::In {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
         })?;
-        config.validate(path.parent().unwrap_or(Path::new(".")), specs)?;
+        let config: Config = serde_json::from_str(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let specs = crate::games::specs_for(&config.game)
+            .ok_or_else(|| located(ConfigError::UnknownGame(config.game.clone())))?;
+        config
+            .validate(path.parent().unwrap_or(Path::new(".")), specs)
+            .map_err(located)?;
         Ok(config)
     }
 
     /// Checks everything that can be checked before the run starts.
-    pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), String> {
+    pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), ConfigError> {
         if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
-            return Err(format!("name '{}' must be a plain folder name", self.name));
+            return Err(ConfigError::Invalid(format!(
+                "name '{}' must be a plain folder name",
+                self.name
+            )));
         }
         if crate::games::specs_for(&self.game).is_none() {
-            return Err(format!("game '{}' is unknown (xiangqi or amazons)", self.game));
+            return Err(ConfigError::UnknownGame(self.game.clone()));
         }
         if self.groups < 2 {
-            return Err(format!(
+            return Err(ConfigError::Invalid(format!(
                 "groups = {}: at least 2, so that children have two champion parents",
                 self.groups
-            ));
+            )));
         }
         if self.population > 100_000 {
-            return Err(format!(
+            return Err(ConfigError::Invalid(format!(
                 "population = {} is more than the 100,000 a run can hold",
                 self.population
-            ));
+            )));
         }
         if self.population < 2 * self.groups {
-            return Err(format!(
+            return Err(ConfigError::Invalid(format!(
                 "groups = {} is too many for population = {}: every group needs at least 2 individuals",
                 self.groups, self.population
-            ));
+            )));
         }
         if self.generations == 0 {
-            return Err("generations must be at least 1".to_string());
+            return Err(ConfigError::Invalid("generations must be at least 1".to_string()));
         }
         if !(0.0..=1.0).contains(&self.init_spread) {
-            return Err(format!("init_spread = {} must lie in [0, 1]", self.init_spread));
+            return Err(ConfigError::Invalid(format!(
+                "init_spread = {} must lie in [0, 1]",
+                self.init_spread
+            )));
         }
         let r = self.rates;
         for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
             if !(0.0..=1.0).contains(&v) {
-                return Err(format!("rates.{name} = {v} must lie in [0, 1]"));
+                return Err(ConfigError::Invalid(format!(
+                    "rates.{name} = {v} must lie in [0, 1]"
+                )));
             }
         }
         if self.max_plies == 0 {
-            return Err("max_plies must be at least 1".to_string());
+            return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
         }
         self.evolved(specs)?;
         if self.init == Init::Weights && self.base_weights.is_none() {
-            return Err("init = \"weights\" needs base_weights".to_string());
+            return Err(ConfigError::Invalid(
+                "init = \"weights\" needs base_weights".to_string(),
+            ));
         }
         if let Some(w) = &self.base_weights {
             let p = resolve(base_dir, w);
             if !p.exists() {
-                return Err(format!("base_weights file '{w}' does not exist"));
+                return Err(ConfigError::Invalid(format!(
+                    "base_weights file '{w}' does not exist"
+                )));
             }
         }
         if self.environments.is_empty() {
-            return Err("environments must list at least one".to_string());
+            return Err(ConfigError::Invalid(
+                "environments must list at least one".to_string(),
+            ));
         }
         if self.environments[0].from_generation != 1 {
-            return Err("the first environment must start at from_generation 1".to_string());
+            return Err(ConfigError::Invalid(
+                "the first environment must start at from_generation 1".to_string(),
+            ));
         }
         for (i, e) in self.environments.iter().enumerate() {
             if i > 0 && e.from_generation <= self.environments[i - 1].from_generation {
-                return Err(format!(
+                return Err(ConfigError::Invalid(format!(
                     "environments[{i}].from_generation must be larger than the one before"
-                ));
+                )));
             }
             if e.nodes == 0 {
-                return Err(format!("environments[{i}].nodes must be at least 1"));
+                return Err(ConfigError::Invalid(format!(
+                    "environments[{i}].nodes must be at least 1"
+                )));
             }
             if !resolve(base_dir, &e.positions).exists() {
-                return Err(format!(
+                return Err(ConfigError::Invalid(format!(
                     "environments[{i}].positions file '{}' does not exist",
                     e.positions
-                ));
+                )));
             }
         }
         Ok(())
     }
 
     /// The spec indices of the evolved parameters, in spec order, without repeats.
-    pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, String> {
+    pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, ConfigError> {
         let mut chosen = vec![false; specs.len()];
         for pattern in &self.evolve {
             let matches: Vec<usize> = if pattern == "all" {
@@ -183,16 +206,18 @@ impl Config {
                 let i = specs
                     .iter()
                     .position(|s| s.name == pattern)
-                    .ok_or_else(|| format!("evolve: unknown parameter '{pattern}'"))?;
+                    .ok_or_else(|| ConfigError::UnknownParameter(pattern.clone()))?;
                 if specs[i].bits == 0 {
-                    return Err(format!(
+                    return Err(ConfigError::Invalid(format!(
                         "evolve: parameter '{pattern}' is fixed and never evolves"
-                    ));
+                    )));
                 }
                 vec![i]
             };
             if matches.is_empty() {
-                return Err(format!("evolve: '{pattern}' matches no evolvable parameter"));
+                return Err(ConfigError::Invalid(format!(
+                    "evolve: '{pattern}' matches no evolvable parameter"
+                )));
             }
             for i in matches {
                 chosen[i] = true;
@@ -203,8 +228,8 @@ impl Config {
 
     /// Checks that this configuration describes the run that `started` began (everything but
     /// the number of generations and where files are found), naming the first difference.
-    pub fn check_same_run(&self, started: &Config) -> Result<(), String> {
-        let differ = |key: &str| Err(format!("'{key}' differs from the run's saved configuration"));
+    pub fn check_same_run(&self, started: &Config) -> Result<(), ConfigError> {
+        let differ = |key: &'static str| Err(ConfigError::Differs(key));
         if self.name != started.name {
             return differ("name");
         }
@@ -254,6 +279,30 @@ impl Config {
     }
 }
 
+/// Why a configuration was rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{}: invalid configuration: {source}", path.display())]
+    Parse {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    /// An error in the configuration file at `path`.
+    #[error("{}: {source}", path.display())]
+    In { path: PathBuf, source: Box<ConfigError> },
+    #[error("game '{0}' is unknown (xiangqi or amazons)")]
+    UnknownGame(String),
+    #[error("evolve: unknown parameter '{0}'")]
+    UnknownParameter(String),
+    #[error("'{0}' differs from the run's saved configuration")]
+    Differs(&'static str),
+    /// A value out of its range or inconsistent with another, in words that name the key.
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// A path from a configuration: as given when it exists from the working folder, else
 /// relative to the configuration file's folder.
 pub fn resolve(base_dir: &Path, path: &str) -> PathBuf {
@@ -269,10 +318,14 @@ pub fn resolve(base_dir: &Path, path: &str) -> PathBuf {
 mod tests {
     use super::*;
 
+    fn specs() -> &'static [Spec] {
+        crate::games::specs_for("xiangqi").unwrap()
+    }
+
     fn config(json: &str) -> Result<Config, String> {
         let c: Config = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        c.validate(Path::new("."), crate::xiangqi::eval::specs())
-            .map(|_| c)
+        c.validate(Path::new("."), specs()).map_err(|e| e.to_string())?;
+        Ok(c)
     }
 
     const OK: &str = r#"{"name":"t","seed":1,"population":8,"groups":2,"generations":3,
@@ -282,7 +335,7 @@ mod tests {
     #[test]
     fn a_good_config_passes() {
         let c = config(OK).unwrap();
-        let evolved = c.evolved(crate::xiangqi::eval::specs()).unwrap();
+        let evolved = c.evolved(specs()).unwrap();
         assert_eq!(evolved.len(), 1 + 50);
         assert_eq!(c.rates, Rates::default());
         assert_eq!(c.environment(3).nodes, 300);

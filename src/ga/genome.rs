@@ -14,29 +14,35 @@ pub struct Layout {
     len: usize,
 }
 
+/// Why a set of evolved parameters cannot make a chromosome.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("no parameter with index {0}")]
+    NoIndex(usize),
+    #[error("parameter '{0}' is fixed (0 bits) and cannot evolve")]
+    Fixed(&'static str),
+    #[error("no parameter is chosen to evolve")]
+    Empty,
+}
+
 /// A chromosome: one gene (0 or 1) per bit, most significant bit of each parameter first.
 pub type Genome = Vec<u8>;
 
 impl Layout {
     /// A layout evolving `evolved` (spec indices); parameters with 0 bits cannot evolve.
-    pub fn new(specs: &'static [Spec], evolved: Vec<usize>) -> Result<Layout, String> {
+    pub fn new(specs: &'static [Spec], evolved: Vec<usize>) -> Result<Layout, LayoutError> {
         let mut offsets = Vec::with_capacity(evolved.len());
         let mut len = 0;
         for &i in &evolved {
-            let spec = specs
-                .get(i)
-                .ok_or_else(|| format!("no parameter with index {i}"))?;
+            let spec = specs.get(i).ok_or(LayoutError::NoIndex(i))?;
             if spec.bits == 0 {
-                return Err(format!(
-                    "parameter '{}' is fixed (0 bits) and cannot evolve",
-                    spec.name
-                ));
+                return Err(LayoutError::Fixed(spec.name));
             }
             offsets.push(len);
             len += spec.bits as usize;
         }
         if evolved.is_empty() {
-            return Err("no parameter is chosen to evolve".to_string());
+            return Err(LayoutError::Empty);
         }
         Ok(Layout {
             specs,
@@ -195,10 +201,8 @@ mod tests {
         let p = layout.decode(&[0, 0, 0, 0, 1, 1, 0], &base);
         assert_eq!(p.values(), &[100, 0, 900]);
         assert_eq!(layout.encode(&p), vec![0, 0, 0, 0, 1, 1, 0]);
-        assert!(Layout::new(&SPECS, vec![0])
-            .unwrap_err()
-            .contains("'king' is fixed"));
-        assert!(Layout::new(&SPECS, vec![]).is_err());
+        assert_eq!(Layout::new(&SPECS, vec![0]), Err(LayoutError::Fixed("king")));
+        assert_eq!(Layout::new(&SPECS, vec![]), Err(LayoutError::Empty));
     }
 
     #[test]

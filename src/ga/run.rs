@@ -7,7 +7,7 @@
 //! is the same run. Games are node-limited and gathered in schedule order, so the thread
 //! count changes nothing either.
 
-use super::config::{resolve, Config, Init};
+use super::config::{resolve, Config, ConfigError, Init};
 use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
 use crate::game::{Budget, Game, GameRecord, Player, Seat};
@@ -64,6 +64,52 @@ pub struct Run<G: Game> {
     positions: Vec<Vec<G::Board>>,
 }
 
+/// Why a run could not start, resume or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("run folder {} already exists: resume it with --resume, or give the run another name", .0.display())]
+    Exists(PathBuf),
+    #[error("{} is a run of {found}, not {expected}", dir.display())]
+    WrongGame {
+        dir: PathBuf,
+        found: String,
+        expected: &'static str,
+    },
+    #[error("{} has no champion of generation {generation} ({} is missing)", dir.display(), path.display())]
+    NoChampion {
+        dir: PathBuf,
+        generation: usize,
+        path: PathBuf,
+    },
+    #[error("{}: {reason}", path.display())]
+    State { path: PathBuf, reason: String },
+    #[error("{}: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Csv { path: PathBuf, source: csv::Error },
+    #[error("cannot write or read {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Layout(#[from] super::genome::LayoutError),
+    #[error(transparent)]
+    Weights(#[from] crate::params::LoadError),
+    #[error(transparent)]
+    Arena(#[from] crate::arena::ArenaError),
+}
+
+/// An I/O error on `path`.
+fn io(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
+    move |source| RunError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Mixes the run seed with a generation and a purpose into a stream seed.
 fn stream(seed: u64, generation: usize, purpose: u64) -> ChaCha8Rng {
     let mut z = seed
@@ -84,20 +130,17 @@ fn genome_to_string(g: &[u8]) -> String {
 
 fn genome_from_string(s: &str, len: usize) -> Result<Genome, String> {
     if s.len() != len || !s.bytes().all(|b| b == b'0' || b == b'1') {
-        return Err(format!("a genome in state.json is not {len} genes of 0 and 1"));
+        return Err(format!("a genome is not {len} genes of 0 and 1"));
     }
     Ok(s.bytes().map(|b| b - b'0').collect())
 }
 
 impl<G: Game> Run<G> {
     /// Starts a new run in `runs_dir/<name>`; the folder must not exist yet.
-    pub fn create(mut config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Run<G>, String> {
+    pub fn create(mut config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Run<G>, RunError> {
         let dir = runs_dir.join(&config.name);
         if dir.exists() {
-            return Err(format!(
-                "run folder {} already exists: resume it with --resume, or give the run another name",
-                dir.display()
-            ));
+            return Err(RunError::Exists(dir));
         }
         let (layout, base, positions) = prepare::<G>(&config, config_dir)?;
         let population = initial_population::<G>(&config, &layout, &base);
@@ -111,8 +154,7 @@ impl<G: Game> Run<G> {
         // holds a complete start.
         let building = runs_dir.join(format!(".{}.creating", config.name));
         let _ = std::fs::remove_dir_all(&building);
-        std::fs::create_dir_all(building.join("champions"))
-            .map_err(|e| format!("cannot create {}: {e}", building.display()))?;
+        std::fs::create_dir_all(building.join("champions")).map_err(io(&building))?;
         let state = State {
             format: 1,
             generation: 0,
@@ -130,41 +172,44 @@ impl<G: Game> Run<G> {
         run.write_json("config.json", &run.config)?;
         run.write_json("state.json", &run.state)?;
         run.write_csv(&[])?;
-        std::fs::rename(&building, &dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::rename(&building, &dir).map_err(io(&dir))?;
         run.dir = dir;
         Ok(run)
     }
 
     /// Reopens a run from its folder: the configuration it started with, the last completed
     /// generation, and the CSV cut back to it (rows of an unfinished generation are dropped).
-    pub fn resume(dir: &Path) -> Result<Run<G>, String> {
-        let read = |name: &str| {
-            std::fs::read_to_string(dir.join(name))
-                .map_err(|e| format!("cannot read {}: {e}", dir.join(name).display()))
+    pub fn resume(dir: &Path) -> Result<Run<G>, RunError> {
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(io(&dir.join(name)));
+        let json = |name: &str| {
+            let path = dir.join(name);
+            move |source| RunError::Json { path, source }
         };
-        let config: Config = serde_json::from_str(&read("config.json")?)
-            .map_err(|e| format!("{}: {e}", dir.join("config.json").display()))?;
-        let state: State = serde_json::from_str(&read("state.json")?)
-            .map_err(|e| format!("{}: {e}", dir.join("state.json").display()))?;
+        let config: Config = serde_json::from_str(&read("config.json")?).map_err(json("config.json"))?;
+        let state: State = serde_json::from_str(&read("state.json")?).map_err(json("state.json"))?;
+        let bad_state = |reason| RunError::State {
+            path: dir.join("state.json"),
+            reason,
+        };
         if config.game != G::NAME {
-            return Err(format!(
-                "{} is a run of {}, not {}",
-                dir.display(),
-                config.game,
-                G::NAME
-            ));
+            return Err(RunError::WrongGame {
+                dir: dir.to_path_buf(),
+                found: config.game,
+                expected: G::NAME,
+            });
         }
         let (layout, base, positions) = prepare::<G>(&config, Path::new("."))?;
         // A run killed while saving leaves a temporary file; the saved files are whole.
         for folder in [dir.to_path_buf(), dir.join("champions")] {
-            crate::fsutil::remove_temporaries(&folder)
-                .map_err(|e| format!("cannot clean {}: {e}", folder.display()))?;
+            crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
         }
         if state.population.len() != config.population {
-            return Err("state.json does not hold one genome per individual".to_string());
+            return Err(bad_state(
+                "it does not hold one genome per individual".to_string(),
+            ));
         }
         for g in &state.population {
-            genome_from_string(g, layout.len())?;
+            genome_from_string(g, layout.len()).map_err(bad_state)?;
         }
         let run = Run {
             dir: dir.to_path_buf(),
@@ -189,16 +234,18 @@ impl<G: Game> Run<G> {
     }
 
     /// Sets how many generations the run should reach (`--generations`).
-    pub fn set_generations(&mut self, generations: usize) -> Result<(), String> {
+    pub fn set_generations(&mut self, generations: usize) -> Result<(), RunError> {
         if generations == 0 {
-            return Err("--generations must be at least 1".to_string());
+            return Err(RunError::Config(ConfigError::Invalid(
+                "--generations must be at least 1".to_string(),
+            )));
         }
         self.config.generations = generations;
         self.write_json("config.json", &self.config)
     }
 
     /// Runs one generation on `threads` workers and saves it; `done` is called per game.
-    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<GenerationStats, String> {
+    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<GenerationStats, RunError> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
         let population: Vec<Genome> = self
@@ -206,7 +253,11 @@ impl<G: Game> Run<G> {
             .population
             .iter()
             .map(|s| genome_from_string(s, self.layout.len()))
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, _>>()
+            .map_err(|reason| RunError::State {
+                path: self.dir.join("state.json"),
+                reason,
+            })?;
         let groups = self.groups(generation);
         let (fixtures, env_index) = self.fixtures(generation, &groups);
         let budget = Budget::Nodes(self.config.environments[env_index].nodes);
@@ -223,7 +274,7 @@ impl<G: Game> Run<G> {
                 ..Conditions::for_budget(budget)
             },
         };
-        let runner = Runner::new(threads).map_err(|e| e.to_string())?;
+        let runner = Runner::new(threads)?;
         let records = schedule.run(&runner, |_| done());
 
         // Fitness: +1 a win, -1 a loss, 0 a draw.
@@ -347,14 +398,14 @@ impl<G: Game> Run<G> {
         champion: &[u8],
         provenance: serde_json::Value,
         next: &[Genome],
-    ) -> Result<(), String> {
+    ) -> Result<(), RunError> {
         let generation = stats.generation;
         let path = self.champion_path(generation);
         self.layout
             .decode(champion, &self.base)
             .to_weight_file(G::NAME, provenance)
             .write(&path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(io(&path))?;
         let mut rows = self.read_csv()?;
         rows.retain(|r| r.generation < generation);
         rows.push(stats.clone());
@@ -369,23 +420,27 @@ impl<G: Game> Run<G> {
         champion_path(&self.dir, generation)
     }
 
-    fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), String> {
+    fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), RunError> {
         let text = serde_json::to_string_pretty(value).expect("serialisable") + "\n";
-        crate::fsutil::write_atomic(&self.dir.join(name), text.as_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", self.dir.join(name).display()))
+        crate::fsutil::write_atomic(&self.dir.join(name), text.as_bytes()).map_err(io(&self.dir.join(name)))
     }
 
-    fn read_csv(&self) -> Result<Vec<GenerationStats>, String> {
+    fn read_csv(&self) -> Result<Vec<GenerationStats>, RunError> {
         let path = self.dir.join("generations.csv");
-        let mut reader =
-            csv::Reader::from_path(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        reader
-            .deserialize()
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{}: {e}", path.display()))
+        let csv_error = |source| RunError::Csv {
+            path: path.clone(),
+            source,
+        };
+        let mut reader = csv::Reader::from_path(&path).map_err(csv_error)?;
+        reader.deserialize().collect::<Result<_, _>>().map_err(csv_error)
     }
 
-    fn write_csv(&self, rows: &[GenerationStats]) -> Result<(), String> {
+    fn write_csv(&self, rows: &[GenerationStats]) -> Result<(), RunError> {
+        let path = self.dir.join("generations.csv");
+        let csv_error = |source| RunError::Csv {
+            path: path.clone(),
+            source,
+        };
         let mut writer = csv::Writer::from_writer(Vec::new());
         if rows.is_empty() {
             writer
@@ -406,15 +461,14 @@ impl<G: Game> Run<G> {
                     "seconds",
                     "games_per_s",
                 ])
-                .map_err(|e| e.to_string())?;
+                .map_err(csv_error)?;
         }
         for r in rows {
-            writer.serialize(r).map_err(|e| e.to_string())?;
+            writer.serialize(r).map_err(csv_error)?;
         }
-        let bytes = writer.into_inner().map_err(|e| e.to_string())?;
+        let bytes = writer.into_inner().map_err(|e| io(&path)(e.into_error()))?;
         let path = self.dir.join("generations.csv");
-        crate::fsutil::write_atomic(&path, &bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        crate::fsutil::write_atomic(&path, &bytes).map_err(io(&path))
     }
 }
 
@@ -474,16 +528,16 @@ pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
 }
 
 /// The champion file of `generation` in a run folder, or why there is none.
-pub fn existing_champion(dir: &Path, generation: usize) -> Result<PathBuf, String> {
+pub fn existing_champion(dir: &Path, generation: usize) -> Result<PathBuf, RunError> {
     let path = champion_path(dir, generation);
     if path.exists() {
         Ok(path)
     } else {
-        Err(format!(
-            "{} has no champion of generation {generation} ({} is missing)",
-            dir.display(),
-            path.display()
-        ))
+        Err(RunError::NoChampion {
+            dir: dir.to_path_buf(),
+            generation,
+            path,
+        })
     }
 }
 
@@ -508,7 +562,7 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
 fn prepare<G: Game>(
     config: &Config,
     config_dir: &Path,
-) -> Result<(Layout, Params, Vec<Vec<G::Board>>), String> {
+) -> Result<(Layout, Params, Vec<Vec<G::Board>>), RunError> {
     let specs = G::specs();
     config.validate(config_dir, specs)?;
     let layout = Layout::new(specs, config.evolved(specs)?)?;
@@ -519,7 +573,7 @@ fn prepare<G: Game>(
     let positions = config
         .environments
         .iter()
-        .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)).map_err(|e| e.to_string()))
+        .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((layout, base, positions))
 }

@@ -78,8 +78,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn named_player(_name: &str) -> Option<Self::Weights> {
         None
     }
+    /// Why a position could not be read.
+    type PositionError: std::error::Error + Send + Sync + 'static;
     /// Reads one position (a line of a position file).
-    fn parse_position(text: &str) -> Result<Self::Board, String>;
+    fn parse_position(text: &str) -> Result<Self::Board, Self::PositionError>;
     fn fen(board: &Self::Board) -> String;
     /// The start position after `plies` random moves drawn from `seed`.
     fn random_opening(seed: u64, plies: usize) -> Self::Board;

@@ -37,14 +37,14 @@ impl Game for XiangqiGame {
         (name == "material").then(|| Weights::new(&super::eval::material_only_params()))
     }
 
-    fn parse_position(text: &str) -> Result<Board, String> {
+    type PositionError = super::FenError;
+
+    fn parse_position(text: &str) -> Result<Board, super::FenError> {
         // EPD lines carry opcodes after the side to move: fall back to the first two fields.
-        Board::from_fen(text)
-            .or_else(|e| {
-                let fields: Vec<&str> = text.split_whitespace().take(2).collect();
-                Board::from_fen(&fields.join(" ")).map_err(|_| e)
-            })
-            .map_err(|e| e.to_string())
+        Board::from_fen(text).or_else(|e| {
+            let fields: Vec<&str> = text.split_whitespace().take(2).collect();
+            Board::from_fen(&fields.join(" ")).map_err(|_| e)
+        })
     }
 
     fn fen(board: &Board) -> String {

@@ -5,11 +5,11 @@
 //! A malformed or illegal line gets `info string error: ...` and the engine carries on.
 
 use super::eval::Weights;
+use super::game::XiangqiGame;
 use super::rules::Xiangqi;
 use super::search::{mate_in_moves, Info, Limits, SearchResult, Searcher, Signals};
 use super::time::TimeControl;
 use super::Move;
-use crate::params::Params;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -161,7 +161,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                     };
                     match resized {
                         Ok(()) => self.hash_mb = mb,
-                        Err(e) => self.error(&e),
+                        Err(e) => self.error(&e.to_string()),
                     }
                 }
                 _ => self.error(&format!(
@@ -171,15 +171,17 @@ impl<W: Write + Send + 'static> Engine<W> {
             "usemillisec" => self.millis = value.eq_ignore_ascii_case("true"),
             "ponder" | "threads" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
             "newgame" => self.new_game(),
-            "weightsfile" | "weights" => match load_weights(Path::new(value.trim())) {
-                Ok(w) => {
-                    if let Some(s) = &mut self.searcher {
-                        s.set_weights(w);
-                        s.clear();
+            "weightsfile" | "weights" => {
+                match crate::arena::load_weights::<XiangqiGame>(Path::new(value.trim())) {
+                    Ok(w) => {
+                        if let Some(s) = &mut self.searcher {
+                            s.set_weights(w);
+                            s.clear();
+                        }
                     }
+                    Err(e) => self.error(&e.to_string()),
                 }
-                Err(e) => self.error(&e),
-            },
+            }
             "" => self.error("setoption needs an option name"),
             other => self.error(&format!("unknown option '{other}'")),
         }
@@ -355,15 +357,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         }
     }
-}
-
-/// Reads a weight file for the Xiangqi evaluation, with a message naming what is wrong.
-pub fn load_weights(path: &Path) -> Result<Weights, String> {
-    Ok(Weights::new(&Params::load(
-        path,
-        super::eval::GAME,
-        super::eval::specs(),
-    )?))
 }
 
 fn say<W: Write>(out: &Mutex<W>, text: &str) {

@@ -105,6 +105,14 @@ pub fn mate_in_moves(score: Score) -> Option<i32> {
     }
 }
 
+/// A hash table the machine could not allocate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {wanted} MiB hash table; keeping the {kept} MiB one")]
+pub struct HashSizeError {
+    pub wanted: usize,
+    pub kept: usize,
+}
+
 /// A searcher with its own tables. One per game or per thread: it shares nothing.
 pub struct Searcher {
     weights: Weights,
@@ -177,12 +185,10 @@ impl Searcher {
 
     /// Replaces the transposition table with one of `tt_mb` MiB; if that much memory cannot
     /// be had, keeps the current table and says so.
-    pub fn resize_tt(&mut self, tt_mb: usize) -> Result<(), String> {
-        self.tt = Tt::try_new(tt_mb).ok_or_else(|| {
-            format!(
-                "cannot allocate a {tt_mb} MiB hash table; keeping the {} MiB one",
-                self.tt.bytes() >> 20
-            )
+    pub fn resize_tt(&mut self, tt_mb: usize) -> Result<(), HashSizeError> {
+        self.tt = Tt::try_new(tt_mb).ok_or(HashSizeError {
+            wanted: tt_mb,
+            kept: self.tt.bytes() >> 20,
         })?;
         Ok(())
     }
