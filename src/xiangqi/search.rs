@@ -36,6 +36,14 @@ pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
 /// margins of 50, 80, 120 and 200 scored 95.4, 95.7, 95.1 and 94.9%; depth 5 scored 95.2%.)
 const RFP_DEPTH: i32 = 3;
 const RFP_MARGIN: Score = 80;
+/// Futility pruning: up to this depth, off the principal variation and out of check, when
+/// the static evaluation plus `FUTILITY_MARGIN` a ply cannot reach alpha, quiet moves that
+/// cannot give check are not searched (after the first move).
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: Score = 110;
+/// Late-move pruning: up to this depth, past `3 + 2 depth^2` quiet moves, the remaining quiet
+/// moves that cannot give check are not searched.
+const LMP_DEPTH: i32 = 3;
 
 /// What limits a search. With no limit at all the search runs until stopped.
 #[derive(Clone, Debug, Default)]
@@ -512,7 +520,7 @@ impl Searcher {
         let prunable = !pv_node && !in_check;
         let null_allowed = prunable && allow_null && depth >= 3 && has_attackers(board, board.turn());
         let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
-        let eval = if !(null_allowed || reverse_futile) {
+        let mut eval = if !(null_allowed || reverse_futile) {
             None
         } else {
             let needed = if null_allowed {
@@ -558,6 +566,32 @@ impl Searcher {
             }
         }
 
+        // Futility: far enough below alpha, quiet moves cannot bring the score back. The lazy
+        // bounds settle most nodes without the full evaluation.
+        let futile = prunable && depth <= FUTILITY_DEPTH && alpha.abs() < MATE_BOUND && {
+            let needed = alpha - FUTILITY_MARGIN * depth;
+            match eval.or_else(|| hit.and_then(|h| h.eval)) {
+                Some(e) => e <= needed,
+                None => {
+                    let estimate = self.weights.material_estimate(board, self.psq[ply]);
+                    if estimate + self.lazy_margin <= needed {
+                        true
+                    } else if estimate - self.lazy_margin > needed {
+                        false
+                    } else {
+                        let e = self.evaluate(board, ply).0;
+                        eval = Some(e);
+                        e <= needed
+                    }
+                }
+            }
+        };
+        let quiet_limit = if prunable && depth <= LMP_DEPTH {
+            (3 + 2 * depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+
         // Internal iterative deepening: without a hash move, a shallower search finds one.
         if tt_move.is_none() && pv_node && depth >= 5 {
             self.negamax(board, depth - 2, alpha, beta, ply, true, false, in_check);
@@ -588,6 +622,10 @@ impl Searcher {
             pv_node,
             skip: [None; 3],
             searched: 0,
+            futile,
+            quiet_limit,
+            quiets: 0,
+            check_zone: check_zone(board),
         };
         let mut flow = Flow::Rest(0);
         if let Some(mv) = tt_move {
@@ -909,6 +947,7 @@ impl Searcher {
             stage.pv_node,
         );
         stage.searched += 1;
+        stage.quiets += quiet as usize;
         if self.aborted {
             return Some(Flow::Aborted);
         }
@@ -946,6 +985,9 @@ impl Searcher {
                 return Flow::Rest(i);
             }
             if stage.skip.contains(&Some(mv)) {
+                continue;
+            }
+            if floor.is_none() && board.piece_at(mv.to()).is_none() && stage.prunes(mv) {
                 continue;
             }
             // Past the first picks the keys are sorted, so the next move is known: start
@@ -1088,6 +1130,34 @@ struct StageSearch {
     skip: [Option<Move>; 3],
     /// Moves searched so far (late-move reductions grow with it).
     searched: usize,
+    /// Quiet moves that cannot give check are pruned: all of them (futility), or those past
+    /// the first `quiet_limit` quiet moves (late-move pruning).
+    futile: bool,
+    quiet_limit: usize,
+    /// Quiet moves searched so far.
+    quiets: usize,
+    /// Where a move must start or end to be able to give check (see [`check_zone`]).
+    check_zone: Bitboard,
+}
+
+impl StageSearch {
+    /// Whether the quiet move `mv` is pruned here: it cannot give check, a move has been
+    /// searched already, and futility or the quiet-move count rules it out.
+    #[inline]
+    fn prunes(&self, mv: Move) -> bool {
+        self.searched > 0
+            && (self.futile || self.quiets >= self.quiet_limit)
+            && !self.check_zone.contains(mv.from())
+            && !self.check_zone.contains(mv.to())
+    }
+}
+
+/// The points a move must start or end on to be able to give check to the side not to move:
+/// the lines through its king (rooks, cannons, their screens, pawns, the facing kings),
+/// the horse points around it, and the horse legs next to it.
+fn check_zone(board: &Board) -> Bitboard {
+    let king = board.king(board.turn().flip());
+    super::attacks::lines_through(king) | super::attacks::horse_zone(king) | super::attacks::diagonal_neighbours(king)
 }
 
 fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
