@@ -15,15 +15,19 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A tiny run: 6 individuals in 2 groups, 12 games a generation, an environment change.
+/// A tiny run: 6 individuals in 2 groups, 12 games a generation, an environment change to
+/// other positions, and a validation on held-out positions every 2 generations.
 fn tiny_config(dir: &Path, generations: usize) -> PathBuf {
-    let positions = std::fs::canonicalize("positions/xiangqi-middlegames.epd").unwrap();
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
     let text = format!(
         r#"{{"name":"tiny","seed":5,"population":6,"groups":2,"generations":{generations},
            "evolve":["advisor","elephant","horse","rook","cannon","pawn","mobility_*"],
-           "environments":[{{"from_generation":1,"positions":"{p}","nodes":400}},
-                           {{"from_generation":3,"positions":"{p}","nodes":600}}]}}"#,
-        p = positions.display()
+           "environments":[{{"from_generation":1,"positions":"{a}","nodes":400}},
+                           {{"from_generation":3,"positions":"{b}","nodes":600}}],
+           "validation":{{"every":2,"games":6,"positions":"{h}"}}}}"#,
+        a = path_of("positions/xiangqi-train-a.epd"),
+        b = path_of("positions/xiangqi-train-b.epd"),
+        h = path_of("positions/xiangqi-holdout.epd"),
     );
     let path = dir.join("tiny.json");
     std::fs::write(&path, text).unwrap();
@@ -88,6 +92,17 @@ fn champions_do_not_depend_on_threads() {
         state("one") == state("two"),
         "state.json differs between 1 and 2 threads"
     );
+    let validation = |d: &str| std::fs::read_to_string(dir.join(d).join("tiny/validation.csv")).unwrap();
+    assert_eq!(
+        validation("one").lines().count(),
+        3,
+        "a header and generations 2 and 4"
+    );
+    assert_eq!(
+        validation("one"),
+        validation("two"),
+        "validation differs between 1 and 2 threads"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -117,6 +132,12 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     };
     // Everything but the timings agrees.
     assert_eq!(rows(csv("whole")), rows(csv("parts")));
+    let validation = |d: &str| std::fs::read_to_string(dir.join(d).join("tiny/validation.csv")).unwrap();
+    assert_eq!(
+        validation("whole"),
+        validation("parts"),
+        "validation differs after a resume"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -156,6 +177,32 @@ fn export_writes_a_loadable_weight_file() {
         .assert()
         .success();
     let run = dir.join("runs/tiny");
+    // --best: the champion with the best validation (the tiny run validates at generation 2).
+    let best = dir.join("best.json");
+    qitune()
+        .args([
+            "export",
+            "--run",
+            run.to_str().unwrap(),
+            "--best",
+            "--out",
+            best.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&best)
+        .unwrap()
+        .contains("\"generation\": 2"));
+    fails(
+        &[
+            "export",
+            "--run",
+            dir.join("nothing").to_str().unwrap(),
+            "--out",
+            best.to_str().unwrap(),
+        ],
+        "is not a run folder",
+    );
     fails(
         &[
             "export",

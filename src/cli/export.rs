@@ -1,7 +1,7 @@
 //! `qitune export`: a generation's champion as a weight file for an engine.
 
 use anyhow::{Context, Result};
-use qitune::ga::run::{existing_champion, last_champion};
+use qitune::ga::run::{best_validation, existing_champion, last_champion, validations};
 use qitune::params::{Params, WeightFile};
 use std::path::PathBuf;
 
@@ -13,17 +13,37 @@ pub struct Args {
     #[arg(long)]
     run: PathBuf,
     /// The generation (default: the last completed).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "best")]
     gen: Option<usize>,
+    /// The champion with the best validation against the run's anchor (validation.csv).
+    #[arg(long)]
+    best: bool,
     /// Where to write the weight file.
     #[arg(long)]
     out: PathBuf,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let generation = match args.gen {
-        Some(g) => g,
-        None => last_champion(&args.run)
+    if !args.run.join("config.json").exists() {
+        anyhow::bail!(
+            "{} is not a run folder (it has no config.json)",
+            args.run.display()
+        );
+    }
+    let generation = match (args.gen, args.best) {
+        (Some(g), _) => g,
+        (None, true) => {
+            let rows = validations(&args.run)?;
+            best_validation(&rows)
+                .with_context(|| {
+                    format!(
+                        "{} has no validation yet (validation.csv; the run needs a \"validation\" section)",
+                        args.run.display()
+                    )
+                })?
+                .generation
+        }
+        (None, false) => last_champion(&args.run)
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
     };
     let path = existing_champion(&args.run, generation)?;

@@ -4,7 +4,7 @@ use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
 use qitune::ga::config::Config;
-use qitune::ga::run::Run;
+use qitune::ga::run::{best_validation, validations, Run, ValidationRow};
 use qitune::game::Game;
 use qitune::xiangqi::game::XiangqiGame;
 use std::path::{Path, PathBuf};
@@ -87,24 +87,43 @@ fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
         run.generation(),
         target
     );
+    let group_sizes: Vec<usize> = (0..n).map(|k| (k + 1) * m / n - k * m / n).collect();
     while run.generation() < target {
         game_bar.reset();
-        let stats = run.step(threads, || game_bar.inc(1))?;
+        let report = run.step(threads, || game_bar.inc(1))?;
+        let stats = &report.stats;
         run_bar.inc(1);
         run_bar.set_message(format!(
             "best {} mean {:.1}",
             stats.fitness_max, stats.fitness_mean
         ));
-        let line = format!(
-            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s",
-            stats.generation, stats.fitness_max, stats.fitness_mean, stats.fitness_min, stats.pc_mean, stats.pm_mean,
-            stats.diversity, stats.games_per_s
-        );
-        // Above the bars on a terminal; plain lines in a log.
-        if bars.is_hidden() {
-            println!("{line}");
-        } else {
-            bars.println(line)?;
+        let chance = chance_fitness(&group_sizes, stats.draws as f64 / stats.games.max(1) as f64);
+        let mut lines = vec![format!(
+            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
+            stats.generation,
+            stats.fitness_max,
+            stats.fitness_mean,
+            stats.fitness_min,
+            stats.pc_mean,
+            stats.pm_mean,
+            stats.diversity,
+            stats.games_per_s,
+            if (stats.fitness_max as f64) <= chance {
+                format!("  (best within chance: equal players reach about {chance:.0})")
+            } else {
+                String::new()
+            }
+        )];
+        if let Some(v) = &report.validation {
+            lines.push(format!("  validation: {}", validation_text(v)));
+        }
+        for line in lines {
+            // Above the bars on a terminal; plain lines in a log.
+            if bars.is_hidden() {
+                println!("{line}");
+            } else {
+                bars.println(line)?;
+            }
         }
     }
     game_bar.finish_and_clear();
@@ -114,5 +133,46 @@ fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
         run.generation(),
         run.dir.join("champions").display()
     );
+    let validations = validations(&run.dir)?;
+    if let Some(best) = best_validation(&validations) {
+        println!(
+            "best validated: generation {} ({}); export it with: qitune export --run {} --best --out FILE",
+            best.generation,
+            validation_text(best),
+            run.dir.display()
+        );
+    }
     Ok(())
+}
+
+/// A validation in words: the champion's results and Elo against the anchor.
+fn validation_text(v: &ValidationRow) -> String {
+    let elo = match (v.elo, v.elo_low, v.elo_high) {
+        (Some(e), Some(lo), Some(hi)) => format!("Elo {:+.1} (95% {:+.1} to {:+.1})", e, lo, hi),
+        (Some(e), _, _) => format!("Elo {e:+.1}"),
+        _ if v.score >= 1.0 => "every game won".to_string(),
+        _ => "every game lost".to_string(),
+    };
+    format!(
+        "{} games vs the anchor on held-out positions: +{} ={} -{}, {elo}, LOS {:.1}%",
+        v.games,
+        v.wins,
+        v.draws,
+        v.losses,
+        100.0 * v.los
+    )
+}
+
+/// The best fitness that equally strong players reach by chance: in a group of s, each plays
+/// 2(s-1) games worth +1, 0 or -1, so a fitness has standard deviation sqrt(2(s-1)(1-d)) at
+/// draw rate d, and the best of s is about sqrt(2 ln s) deviations above zero.
+fn chance_fitness(group_sizes: &[usize], draw_rate: f64) -> f64 {
+    group_sizes
+        .iter()
+        .filter(|&&s| s >= 2)
+        .map(|&s| {
+            let sd = (2.0 * (s as f64 - 1.0) * (1.0 - draw_rate)).sqrt();
+            sd * (2.0 * (s as f64).ln()).sqrt()
+        })
+        .fold(0.0, f64::max)
 }

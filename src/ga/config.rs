@@ -38,6 +38,30 @@ pub struct Config {
     pub environments: Vec<Environment>,
     #[serde(default)]
     pub rates: Rates,
+    /// Games of the run's best against a fixed anchor on held-out positions, every so many
+    /// generations: the run's honest measure of progress.
+    #[serde(default)]
+    pub validation: Option<Validation>,
+}
+
+/// Validation inside a run: every `every` generations (and at the last), the generation's
+/// champion plays `games` games against the anchor from `positions`, which no tuning game
+/// may use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Validation {
+    pub every: usize,
+    /// Games a validation (even: each position with both colours).
+    pub games: usize,
+    /// Held-out start positions.
+    pub positions: String,
+    /// The anchor's weight file; default: the run's base weights (`base_weights`, else the
+    /// built-in weights).
+    #[serde(default)]
+    pub anchor: Option<String>,
+    /// Nodes a move; default: the nodes of the environment in force.
+    #[serde(default)]
+    pub nodes: Option<u64>,
 }
 
 /// The match conditions from one generation on.
@@ -189,6 +213,9 @@ impl Config {
                 )));
             }
         }
+        if let Some(v) = &self.validation {
+            v.validate(base_dir, self)?;
+        }
         Ok(())
     }
 
@@ -266,6 +293,10 @@ impl Config {
         if schedule(self) != schedule(started) {
             return differ("environments");
         }
+        let validation = |c: &Config| c.validation.as_ref().map(|v| (v.every, v.games, v.nodes));
+        if validation(self) != validation(started) {
+            return differ("validation");
+        }
         Ok(())
     }
 
@@ -277,6 +308,54 @@ impl Config {
             .find(|e| e.from_generation <= generation)
             .unwrap_or(&self.environments[0])
     }
+}
+
+impl Validation {
+    fn validate(&self, base_dir: &Path, config: &Config) -> Result<(), ConfigError> {
+        let invalid = |m: String| Err(ConfigError::Invalid(format!("validation.{m}")));
+        if self.every == 0 {
+            return invalid("every must be at least 1".into());
+        }
+        if self.games < 2 || self.games % 2 == 1 || self.games > 1_000_000 {
+            return invalid(format!(
+                "games = {} must be an even number from 2 to 1000000 (each position is played with both colours)",
+                self.games
+            ));
+        }
+        if self.nodes == Some(0) {
+            return invalid("nodes must be at least 1".into());
+        }
+        if let Some(a) = &self.anchor {
+            if !resolve(base_dir, a).exists() {
+                return invalid(format!("anchor file '{a}' does not exist"));
+            }
+        }
+        let held_out = position_keys(&resolve(base_dir, &self.positions))
+            .map_err(|e| ConfigError::Invalid(format!("validation.positions: {e}")))?;
+        for (i, e) in config.environments.iter().enumerate() {
+            let keys = position_keys(&resolve(base_dir, &e.positions))
+                .map_err(|err| ConfigError::Invalid(format!("environments[{i}].positions: {err}")))?;
+            if let Some(shared) = held_out.iter().find(|k| keys.contains(*k)) {
+                return invalid(format!(
+                    "positions '{}' shares positions with environments[{i}] ('{}'), e.g. {shared}: held-out positions must be ones no tuning game uses",
+                    self.positions, e.positions
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The positions of a position file, as their first two FEN fields (placement and side to
+/// move), for telling whether two files share a position.
+fn position_keys(path: &Path) -> Result<std::collections::HashSet<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect())
 }
 
 /// Why a configuration was rejected.
@@ -355,5 +434,17 @@ mod tests {
         assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes must be at least 1"));
         assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
         assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));
+        // Held-out positions must be ones no tuning game uses.
+        let with_validation =
+            |v: &str| OK.replace(r#""nodes":300}]"#, &format!(r#""nodes":300}}],"validation":{v}"#));
+        let used = r#"{"every":5,"games":100,"positions":"positions/xiangqi-holdout.epd"}"#;
+        assert!(config(&with_validation(used))
+            .unwrap_err()
+            .contains("shares positions with environments[0]"));
+        let held_out = with_validation(used).replace("xiangqi-middlegames", "xiangqi-train-a");
+        assert!(config(&held_out).is_ok());
+        assert!(config(&held_out.replace(r#""games":100"#, r#""games":7"#))
+            .unwrap_err()
+            .contains("even number"));
     }
 }

@@ -79,6 +79,20 @@ impl Layout {
         Params::from_values(self.specs, &values).expect("decoded values lie within their bounds")
     }
 
+    /// Uniform crossover as seed 003 has it: a random 0/1 mask as long as the number of
+    /// parameters picks the parent of each parameter, whose genes the child takes whole; so a
+    /// child's values are always values one of its parents had.
+    pub fn crossover(&self, a: &[u8], b: &[u8], rng: &mut impl Rng) -> Genome {
+        let mut child = a.to_vec();
+        for (k, &i) in self.evolved.iter().enumerate() {
+            let genes = self.offsets[k]..self.offsets[k] + self.specs[i].bits as usize;
+            if !rng.gen::<bool>() {
+                child[genes.clone()].copy_from_slice(&b[genes]);
+            }
+        }
+        child
+    }
+
     /// The chromosome nearest to a parameter set.
     pub fn encode(&self, params: &Params) -> Genome {
         let mut genome = vec![0; self.len];
@@ -92,14 +106,6 @@ impl Layout {
         }
         genome
     }
-}
-
-/// Uniform crossover: a random 0/1 mask, one bit per gene, picks the parent of each gene.
-pub fn uniform_crossover(a: &[u8], b: &[u8], rng: &mut impl Rng) -> Genome {
-    a.iter()
-        .zip(b)
-        .map(|(&x, &y)| if rng.gen::<bool>() { x } else { y })
-        .collect()
 }
 
 /// Flips each gene with probability `pm`.
@@ -222,19 +228,45 @@ mod tests {
     }
 
     #[test]
+    fn crossover_never_makes_a_value_outside_its_parents() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let layout = Layout::new(&SPECS, vec![1, 2]).unwrap();
+        let base = Params::defaults(&SPECS);
+        for _ in 0..2000 {
+            let a: Genome = (0..layout.len()).map(|_| rng.gen_range(0..=1)).collect();
+            let b: Genome = (0..layout.len()).map(|_| rng.gen_range(0..=1)).collect();
+            let child = layout.crossover(&a, &b, &mut rng);
+            let (pa, pb, pc) = (
+                layout.decode(&a, &base),
+                layout.decode(&b, &base),
+                layout.decode(&child, &base),
+            );
+            for i in [1, 2] {
+                let v = pc.values()[i];
+                assert!(
+                    v == pa.values()[i] || v == pb.values()[i],
+                    "{v} from {a:?} x {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn operators_behave() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let a = vec![0u8; 64];
-        let b = vec![1u8; 64];
-        let child = uniform_crossover(&a, &b, &mut rng);
-        let ones = child.iter().filter(|&&g| g == 1).count();
-        assert!(
-            ones > 16 && ones < 48,
-            "a fair mask takes about half from each: {ones}"
-        );
-        // Each gene comes from one of the parents.
-        let c = uniform_crossover(&[0, 1, 0, 1], &[0, 1, 1, 0], &mut rng);
-        assert_eq!((c[0], c[1]), (0, 1));
+        // Six parameters of 3 and 4 bits: a fair mask takes about half the parameters from each.
+        static MANY: [Spec; 6] = [SPECS[1], SPECS[2], SPECS[1], SPECS[2], SPECS[1], SPECS[2]];
+        let specs: &'static [Spec] = &MANY;
+        let layout = Layout::new(specs, (0..6).collect()).unwrap();
+        let (a, b) = (vec![0u8; layout.len()], vec![1u8; layout.len()]);
+        let from_b: usize = (0..200)
+            .map(|_| {
+                let child = layout.crossover(&a, &b, &mut rng);
+                child.iter().filter(|&&g| g == 1).count()
+            })
+            .sum();
+        let share = from_b as f64 / (200 * layout.len()) as f64;
+        assert!((0.4..0.6).contains(&share), "{share}");
         let mut g = vec![0u8; 10_000];
         mutate(&mut g, 0.1, &mut rng);
         let flipped = g.iter().filter(|&&x| x == 1).count();

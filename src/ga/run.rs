@@ -8,8 +8,8 @@
 //! count changes nothing either.
 
 use super::config::{resolve, Config, ConfigError, Init};
-use super::genome::{hamming, mutate, uniform_crossover, Genome, Layout};
-use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
+use super::genome::{hamming, mutate, Genome, Layout};
+use crate::arena::{read_positions, tally, tally_players, Conditions, Fixture, Match, Runner, Schedule};
 use crate::game::{Budget, Game, GameRecord, Player, Seat};
 use crate::params::Params;
 use rand::seq::SliceRandom;
@@ -62,7 +62,71 @@ pub struct Run<G: Game> {
     state: State,
     /// Positions per environment, loaded once.
     positions: Vec<Vec<G::Board>>,
+    validator: Option<Validator<G>>,
 }
+
+/// What validation plays: the held-out positions and the anchor.
+struct Validator<G: Game> {
+    positions: Vec<G::Board>,
+    anchor: G::Weights,
+}
+
+/// One validation (a row of validation.csv): the generation's champion against the anchor
+/// on held-out positions, from the champion's point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValidationRow {
+    pub generation: usize,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    /// Elo against the anchor and its 95% interval (empty where unbounded: a score of 0 or 1).
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    /// Likelihood of superiority over the anchor.
+    pub los: f64,
+}
+
+/// What a generation gave: its figures and, when due, its validation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepReport {
+    pub stats: GenerationStats,
+    pub validation: Option<ValidationRow>,
+}
+
+const GENERATIONS_CSV: &str = "generations.csv";
+const VALIDATION_CSV: &str = "validation.csv";
+const GENERATION_COLUMNS: [&str; 15] = [
+    "generation",
+    "fitness_max",
+    "fitness_mean",
+    "fitness_min",
+    "pc_mean",
+    "pm_mean",
+    "diversity",
+    "games",
+    "red_wins",
+    "draws",
+    "black_wins",
+    "plies_mean",
+    "nodes",
+    "seconds",
+    "games_per_s",
+];
+const VALIDATION_COLUMNS: [&str; 10] = [
+    "generation",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "los",
+];
 
 /// Why a run could not start, resume or go on.
 #[derive(Debug, thiserror::Error)]
@@ -142,13 +206,17 @@ impl<G: Game> Run<G> {
         if dir.exists() {
             return Err(RunError::Exists(dir));
         }
-        let (layout, base, positions) = prepare::<G>(&config, config_dir)?;
+        let (layout, base, positions, validator) = prepare::<G>(&config, config_dir)?;
         let population = initial_population::<G>(&config, &layout, &base);
         // The saved configuration names its files as found, so a resume finds them again.
         let found = |p: &str| resolve(config_dir, p).to_string_lossy().into_owned();
         config.base_weights = config.base_weights.as_deref().map(found);
         for e in &mut config.environments {
             e.positions = found(&e.positions);
+        }
+        if let Some(v) = &mut config.validation {
+            v.positions = found(&v.positions);
+            v.anchor = v.anchor.as_deref().map(found);
         }
         // Built under a temporary name and renamed into place, so that a run folder always
         // holds a complete start.
@@ -168,10 +236,14 @@ impl<G: Game> Run<G> {
             base,
             state,
             positions,
+            validator,
         };
         run.write_json("config.json", &run.config)?;
         run.write_json("state.json", &run.state)?;
-        run.write_csv(&[])?;
+        run.write_rows::<GenerationStats>(GENERATIONS_CSV, &GENERATION_COLUMNS, &[])?;
+        if run.validator.is_some() {
+            run.write_rows::<ValidationRow>(VALIDATION_CSV, &VALIDATION_COLUMNS, &[])?;
+        }
         std::fs::rename(&building, &dir).map_err(io(&dir))?;
         run.dir = dir;
         Ok(run)
@@ -198,7 +270,7 @@ impl<G: Game> Run<G> {
                 expected: G::NAME,
             });
         }
-        let (layout, base, positions) = prepare::<G>(&config, Path::new("."))?;
+        let (layout, base, positions, validator) = prepare::<G>(&config, Path::new("."))?;
         // A run killed while saving leaves a temporary file; the saved files are whole.
         for folder in [dir.to_path_buf(), dir.join("champions")] {
             crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
@@ -218,13 +290,17 @@ impl<G: Game> Run<G> {
             base,
             state,
             positions,
+            validator,
         };
-        let rows: Vec<GenerationStats> = run
-            .read_csv()?
-            .into_iter()
-            .filter(|r| r.generation <= run.state.generation)
-            .collect();
-        run.write_csv(&rows)?;
+        let done = run.state.generation;
+        let mut rows: Vec<GenerationStats> = run.read_rows(GENERATIONS_CSV)?;
+        rows.retain(|r| r.generation <= done);
+        run.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &rows)?;
+        if run.validator.is_some() {
+            let mut rows: Vec<ValidationRow> = run.read_rows(VALIDATION_CSV)?;
+            rows.retain(|r| r.generation <= done);
+            run.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
+        }
         Ok(run)
     }
 
@@ -245,7 +321,7 @@ impl<G: Game> Run<G> {
     }
 
     /// Runs one generation on `threads` workers and saves it; `done` is called per game.
-    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<GenerationStats, RunError> {
+    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
         let population: Vec<Genome> = self
@@ -300,9 +376,59 @@ impl<G: Game> Run<G> {
         let provenance = serde_json::json!({
             "run": self.config.name, "generation": generation, "fitness": fitness[best],
             "group": champions.iter().position(|&c| c == best), "games": records.len(),
+            "base": self.config.base_weights.as_deref().unwrap_or("built-in"),
+            "evolved": self.layout.evolved().iter().map(|&i| G::specs()[i].name).collect::<Vec<_>>(),
         });
-        self.save(&stats, &population[best], provenance, &next)?;
-        Ok(stats)
+        let validation = self.validate(generation, &players[best], threads)?;
+        self.save(&stats, &population[best], provenance, validation.as_ref(), &next)?;
+        Ok(StepReport { stats, validation })
+    }
+
+    /// The validation of generation `generation`'s champion, when one is due: every
+    /// `validation.every` generations and at the run's last.
+    fn validate(
+        &self,
+        generation: usize,
+        champion: &Player<G::Weights>,
+        threads: usize,
+    ) -> Result<Option<ValidationRow>, RunError> {
+        let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
+            return Ok(None);
+        };
+        if generation % v.every != 0 && generation != self.config.generations {
+            return Ok(None);
+        }
+        let nodes = v.nodes.unwrap_or(self.config.environment(generation).nodes);
+        let budget = Budget::Nodes(nodes);
+        let m = Match::<G> {
+            a: Player {
+                agent: champion.agent.clone(),
+                budget,
+            },
+            b: Player::weights(validator.anchor.clone(), budget),
+            positions: validator.positions.clone(),
+            games: v.games,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(budget)
+            },
+            sprt: None,
+        };
+        let wdl = tally(&m.run(threads, |_| {})?);
+        let elo = wdl.elo();
+        let error = wdl.elo_error();
+        Ok(Some(ValidationRow {
+            generation,
+            games: wdl.games(),
+            wins: wdl.wins,
+            draws: wdl.draws,
+            losses: wdl.losses,
+            score: wdl.score(),
+            elo,
+            elo_low: elo.zip(error).map(|(e, d)| e - d),
+            elo_high: elo.zip(error).map(|(e, d)| e + d),
+            los: wdl.los(),
+        }))
     }
 
     /// A generation's groups: a seeded shuffle of the population split as evenly as possible.
@@ -377,7 +503,8 @@ impl<G: Game> Run<G> {
             let pc = self.config.rates.crossover(f, fmax, favg);
             let pm = self.config.rates.mutation(f, fmax, favg);
             let mut child = if rng.gen::<f64>() < pc {
-                uniform_crossover(&population[better], &population[worse], &mut rng)
+                self.layout
+                    .crossover(&population[better], &population[worse], &mut rng)
             } else {
                 population[better].clone()
             };
@@ -397,6 +524,7 @@ impl<G: Game> Run<G> {
         stats: &GenerationStats,
         champion: &[u8],
         provenance: serde_json::Value,
+        validation: Option<&ValidationRow>,
         next: &[Genome],
     ) -> Result<(), RunError> {
         let generation = stats.generation;
@@ -406,10 +534,16 @@ impl<G: Game> Run<G> {
             .to_weight_file(G::NAME, provenance)
             .write(&path)
             .map_err(io(&path))?;
-        let mut rows = self.read_csv()?;
+        let mut rows: Vec<GenerationStats> = self.read_rows(GENERATIONS_CSV)?;
         rows.retain(|r| r.generation < generation);
         rows.push(stats.clone());
-        self.write_csv(&rows)?;
+        self.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &rows)?;
+        if let Some(v) = validation {
+            let mut rows: Vec<ValidationRow> = self.read_rows(VALIDATION_CSV)?;
+            rows.retain(|r| r.generation < generation);
+            rows.push(v.clone());
+            self.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
+        }
         self.state.generation = generation;
         self.state.population = next.iter().map(|g| genome_to_string(g)).collect();
         self.write_json("state.json", &self.state)
@@ -425,49 +559,25 @@ impl<G: Game> Run<G> {
         crate::fsutil::write_atomic(&self.dir.join(name), text.as_bytes()).map_err(io(&self.dir.join(name)))
     }
 
-    fn read_csv(&self) -> Result<Vec<GenerationStats>, RunError> {
-        let path = self.dir.join("generations.csv");
-        let csv_error = |source| RunError::Csv {
-            path: path.clone(),
-            source,
-        };
-        let mut reader = csv::Reader::from_path(&path).map_err(csv_error)?;
-        reader.deserialize().collect::<Result<_, _>>().map_err(csv_error)
+    fn read_rows<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Vec<T>, RunError> {
+        read_rows(&self.dir.join(name))
     }
 
-    fn write_csv(&self, rows: &[GenerationStats]) -> Result<(), RunError> {
-        let path = self.dir.join("generations.csv");
+    /// Writes a CSV file of `rows` under `columns` (the header alone when there are none).
+    fn write_rows<T: Serialize>(&self, name: &str, columns: &[&str], rows: &[T]) -> Result<(), RunError> {
+        let path = self.dir.join(name);
         let csv_error = |source| RunError::Csv {
             path: path.clone(),
             source,
         };
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        if rows.is_empty() {
-            writer
-                .write_record([
-                    "generation",
-                    "fitness_max",
-                    "fitness_mean",
-                    "fitness_min",
-                    "pc_mean",
-                    "pm_mean",
-                    "diversity",
-                    "games",
-                    "red_wins",
-                    "draws",
-                    "black_wins",
-                    "plies_mean",
-                    "nodes",
-                    "seconds",
-                    "games_per_s",
-                ])
-                .map_err(csv_error)?;
-        }
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        writer.write_record(columns).map_err(csv_error)?;
         for r in rows {
             writer.serialize(r).map_err(csv_error)?;
         }
         let bytes = writer.into_inner().map_err(|e| io(&path)(e.into_error()))?;
-        let path = self.dir.join("generations.csv");
         crate::fsutil::write_atomic(&path, &bytes).map_err(io(&path))
     }
 }
@@ -522,6 +632,38 @@ fn generation_stats<M>(
     }
 }
 
+/// The rows of a run's CSV file.
+fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, RunError> {
+    let csv_error = |source| RunError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(csv_error)?;
+    reader.deserialize().collect::<Result<_, _>>().map_err(csv_error)
+}
+
+/// A run folder's validations, in generation order (none when it validates nothing).
+pub fn validations(dir: &Path) -> Result<Vec<ValidationRow>, RunError> {
+    let path = dir.join(VALIDATION_CSV);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    read_rows(&path)
+}
+
+/// The best validation: the highest Elo (a perfect score above all); ties go to the later.
+pub fn best_validation(rows: &[ValidationRow]) -> Option<&ValidationRow> {
+    let key = |v: &ValidationRow| {
+        v.elo.unwrap_or(if v.score >= 1.0 {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        })
+    };
+    rows.iter()
+        .reduce(|best, v| if key(v) >= key(best) { v } else { best })
+}
+
 /// The champion file of `generation` in a run folder.
 pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
     dir.join("champions").join(format!("gen-{generation:04}.json"))
@@ -557,12 +699,12 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
         .max()
 }
 
-/// The layout, the base parameters and the positions of every environment.
-#[allow(clippy::type_complexity)]
-fn prepare<G: Game>(
-    config: &Config,
-    config_dir: &Path,
-) -> Result<(Layout, Params, Vec<Vec<G::Board>>), RunError> {
+/// What a run is made of besides its state: the layout, the base parameters, the positions
+/// of every environment, and what validation plays.
+type Prepared<G> = (Layout, Params, Vec<Vec<<G as Game>::Board>>, Option<Validator<G>>);
+
+/// Checks a configuration and loads everything it names.
+fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, RunError> {
     let specs = G::specs();
     config.validate(config_dir, specs)?;
     let layout = Layout::new(specs, config.evolved(specs)?)?;
@@ -575,7 +717,17 @@ fn prepare<G: Game>(
         .iter()
         .map(|e| read_positions::<G>(&resolve(config_dir, &e.positions)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((layout, base, positions))
+    let validator = match &config.validation {
+        None => None,
+        Some(v) => Some(Validator {
+            positions: read_positions::<G>(&resolve(config_dir, &v.positions))?,
+            anchor: match &v.anchor {
+                Some(path) => G::weights(&Params::load(&resolve(config_dir, path), G::NAME, specs)?),
+                None => G::weights(&base),
+            },
+        }),
+    };
+    Ok((layout, base, positions, validator))
 }
 
 fn initial_population<G: Game>(config: &Config, layout: &Layout, base: &Params) -> Vec<Genome> {
