@@ -4,6 +4,29 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
+/// The largest JSON file qitune reads (a configuration, a weight file, a run's state):
+/// far above any real one, so that a device or a huge file is refused rather than read
+/// until memory runs out.
+pub const MAX_JSON_BYTES: u64 = 64 << 20;
+/// The largest position file qitune reads (about two million positions).
+pub const MAX_POSITION_BYTES: u64 = 256 << 20;
+
+/// Reads a text file of at most `limit` bytes; a larger one (or an endless device such as
+/// /dev/zero) is an error, not a wait.
+pub fn read_text(path: &Path, limit: u64) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)?.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("the file is larger than {} MiB", limit >> 20),
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "the file is not UTF-8 text"))
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written and
 /// synced, then renamed over `path`, so readers see the old file or the new one, never half.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

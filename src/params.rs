@@ -238,7 +238,8 @@ impl WeightFile {
 
     /// Reads and parses a weight file (its parameters are checked by [`Params::from_weight_file`]).
     pub fn read(path: &Path) -> Result<WeightFile, WeightFileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| WeightFileError::Io(e.to_string()))?;
+        let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES)
+            .map_err(|e| WeightFileError::Io(e.to_string()))?;
         serde_json::from_str(&text).map_err(|e| WeightFileError::Json(e.to_string()))
     }
 

@@ -90,8 +90,8 @@ pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, ArenaError> {
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.
 pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, ArenaError> {
     let name = || path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|source| ArenaError::ReadPositions { path: name(), source })?;
+    let text = crate::fsutil::read_text(path, crate::fsutil::MAX_POSITION_BYTES)
+        .map_err(|source| ArenaError::ReadPositions { path: name(), source })?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -69,7 +69,7 @@ pub fn from_command(spec: &str) -> Option<Result<OutsideEngine, DescriptionError
 /// Reads an engine description file (JSON: name, path, args, protocol, options), or `None`
 /// when the file is JSON of another kind (a weight file) or not JSON at all.
 pub fn from_file(path: &Path) -> Option<Result<OutsideEngine, DescriptionError>> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value.get("protocol")?;
     Some(

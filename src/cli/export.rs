@@ -21,9 +21,13 @@ pub struct Args {
     /// Where to write the weight file.
     #[arg(long)]
     out: PathBuf,
+    /// Overwrite --out if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
+    super::check_new_file(&args.out, args.force)?;
     if !args.run.join("config.json").exists() {
         anyhow::bail!(
             "{} is not a run folder (it has no config.json)",

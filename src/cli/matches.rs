@@ -69,6 +69,9 @@ pub struct Args {
     /// How far past its clock a move may come, in milliseconds, before it loses on time.
     #[arg(long, default_value_t = 50)]
     time_margin: u64,
+    /// Overwrite --pgn and --json files that exist.
+    #[arg(long)]
+    force: bool,
     /// Sequential test ELO0,ELO1 (alpha = beta = 0.05); the match stops when it decides.
     #[arg(long)]
     sprt: Option<String>,
@@ -140,6 +143,18 @@ pub fn run(args: Args) -> Result<()> {
 fn run_game<G: Game>(args: Args) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    if args.games % 2 == 1 {
+        eprintln!(
+            "note: --games {} is odd, so the last position is played with one colour only; an even number keeps the colours balanced",
+            args.games
+        );
+    }
+    for path in [&args.pgn, &args.json].into_iter().flatten() {
+        super::check_new_file(path, args.force)?;
     }
     // Openings are made up front, one per pair: the bound keeps that within memory.
     if args.games > 1_000_000 {

@@ -67,3 +67,15 @@ impl GameKind {
         }
     }
 }
+
+/// Refuses to overwrite a file the user owns unless `--force` says so; called before any work
+/// starts, so that a long match never ends in a refusal.
+pub fn check_new_file(path: &std::path::Path, force: bool) -> anyhow::Result<()> {
+    if path.exists() && !force {
+        anyhow::bail!("{} already exists; give --force to overwrite it", path.display());
+    }
+    if path.is_dir() {
+        anyhow::bail!("{} is a folder, not a file", path.display());
+    }
+    Ok(())
+}

@@ -41,10 +41,13 @@ pub struct Args {
     /// Where to write PREFIX.md and PREFIX.csv (default: <run>/roundrobin).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Overwrite an earlier crosstable at PREFIX.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let text = std::fs::read_to_string(args.run.join("config.json"))
+    let text = qitune::fsutil::read_text(&args.run.join("config.json"), qitune::fsutil::MAX_JSON_BYTES)
         .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
     let config: Config =
         serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
@@ -57,6 +60,11 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
+    let prefix = args.out.clone().unwrap_or_else(|| args.run.join("roundrobin"));
+    let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
+    for ext in ["md", "csv"] {
+        super::check_new_file(&with_ext(ext), args.force)?;
+    }
     if args.games_per_pair == 0 || args.games_per_pair % 2 == 1 {
         bail!("--games-per-pair must be a positive even number (each opening is played with both colours)");
     }
@@ -179,8 +187,6 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         ]);
         csv.write_record(&row)?;
     }
-    let prefix = args.out.clone().unwrap_or_else(|| args.run.join("roundrobin"));
-    let with_ext = |ext: &str| PathBuf::from(format!("{}.{ext}", prefix.display()));
     qitune::fsutil::write_atomic(&with_ext("md"), md.as_bytes())
         .with_context(|| format!("cannot write {}", with_ext("md").display()))?;
     qitune::fsutil::write_atomic(&with_ext("csv"), &csv.into_inner()?)

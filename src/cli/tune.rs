@@ -38,6 +38,13 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
+    // Every check before the run folder is made.
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    if args.generations == Some(0) {
+        anyhow::bail!("--generations must be at least 1");
+    }
     let config_generations = config.generations;
     let dir = args.runs.join(&config.name);
     let mut run = if args.resume {
@@ -59,9 +66,6 @@ fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
-    }
     let target = run.config.generations;
     let bars = MultiProgress::new();
     let run_bar = bars.add(ProgressBar::new(target as u64));

@@ -5,6 +5,10 @@ use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The most nodes a move a run may ask for: about half a minute a move on one core, far
+/// beyond what tuning games use, and small enough that a generation always ends.
+pub const MAX_NODES: u64 = 100_000_000;
+
 /// A tuning run's configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -106,9 +110,11 @@ impl Config {
             path: path.to_path_buf(),
             source: Box::new(source),
         };
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         let config: Config = serde_json::from_str(&text).map_err(|source| ConfigError::Parse {
             path: path.to_path_buf(),
@@ -145,7 +151,8 @@ impl Config {
                 self.population
             )));
         }
-        if self.population < 2 * self.groups {
+        // Compared by division: 2 * groups overflows for absurd group counts.
+        if self.groups > self.population / 2 {
             return Err(ConfigError::Invalid(format!(
                 "groups = {} is too many for population = {}: every group needs at least 2 individuals",
                 self.groups, self.population
@@ -201,9 +208,10 @@ impl Config {
                     "environments[{i}].from_generation must be larger than the one before"
                 )));
             }
-            if e.nodes == 0 {
+            if e.nodes == 0 || e.nodes > MAX_NODES {
                 return Err(ConfigError::Invalid(format!(
-                    "environments[{i}].nodes must be at least 1"
+                    "environments[{i}].nodes = {} must be from 1 to {MAX_NODES}",
+                    e.nodes
                 )));
             }
             if !resolve(base_dir, &e.positions).exists() {
@@ -322,8 +330,8 @@ impl Validation {
                 self.games
             ));
         }
-        if self.nodes == Some(0) {
-            return invalid("nodes must be at least 1".into());
+        if self.nodes.is_some_and(|n| n == 0 || n > MAX_NODES) {
+            return invalid(format!("nodes must be from 1 to {MAX_NODES}"));
         }
         if let Some(a) = &self.anchor {
             if !resolve(base_dir, a).exists() {
@@ -349,7 +357,8 @@ impl Validation {
 /// The positions of a position file, as their first two FEN fields (placement and side to
 /// move), for telling whether two files share a position.
 fn position_keys(path: &Path) -> Result<std::collections::HashSet<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::fsutil::read_text(path, crate::fsutil::MAX_POSITION_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     Ok(text
         .lines()
         .map(str::trim)
@@ -431,7 +440,13 @@ mod tests {
         assert!(
             bad("positions/xiangqi-middlegames.epd", "no/such.epd").contains("'no/such.epd' does not exist")
         );
-        assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes must be at least 1"));
+        assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes = 0 must be from 1"));
+        assert!(
+            bad(r#""nodes":300"#, r#""nodes":9223372036854775808"#).contains("nodes = 9223372036854775808")
+        );
+        assert!(
+            bad(r#""groups":2"#, r#""groups":9223372036854775808"#).contains("too many for population = 8")
+        );
         assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
         assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));
         // Held-out positions must be ones no tuning game uses.

@@ -89,6 +89,23 @@ pub struct ValidationRow {
     pub los: f64,
 }
 
+/// A CSV row of a generation.
+trait HasGeneration {
+    fn generation(&self) -> usize;
+}
+
+impl HasGeneration for GenerationStats {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
+impl HasGeneration for ValidationRow {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
 /// What a generation gave: its figures and, when due, its validation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepReport {
@@ -252,7 +269,10 @@ impl<G: Game> Run<G> {
     /// Reopens a run from its folder: the configuration it started with, the last completed
     /// generation, and the CSV cut back to it (rows of an unfinished generation are dropped).
     pub fn resume(dir: &Path) -> Result<Run<G>, RunError> {
-        let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(io(&dir.join(name)));
+        let read = |name: &str| {
+            crate::fsutil::read_text(&dir.join(name), crate::fsutil::MAX_JSON_BYTES)
+                .map_err(io(&dir.join(name)))
+        };
         let json = |name: &str| {
             let path = dir.join(name);
             move |source| RunError::Json { path, source }
@@ -292,16 +312,78 @@ impl<G: Game> Run<G> {
             positions,
             validator,
         };
-        let done = run.state.generation;
-        let mut rows: Vec<GenerationStats> = run.read_rows(GENERATIONS_CSV)?;
-        rows.retain(|r| r.generation <= done);
-        run.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &rows)?;
-        if run.validator.is_some() {
-            let mut rows: Vec<ValidationRow> = run.read_rows(VALIDATION_CSV)?;
-            rows.retain(|r| r.generation <= done);
-            run.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
-        }
+        run.check_folder()?;
         Ok(run)
+    }
+
+    /// Checks that the folder's files agree with state.json before anything more is written:
+    /// a champion for every completed generation, a CSV with its header and a row for each,
+    /// and nothing from a generation beyond the next (what a crash while saving leaves). The
+    /// rows of that unfinished generation are dropped; any other mismatch is an error that
+    /// names the file, never a silent continuation.
+    fn check_folder(&self) -> Result<(), RunError> {
+        let done = self.state.generation;
+        let stale = |path: PathBuf, reason: String| Err(RunError::State { path, reason });
+        for g in 1..=done {
+            let path = self.champion_path(g);
+            if !path.exists() {
+                return stale(
+                    path,
+                    format!("missing, though state.json says {done} generations are complete"),
+                );
+            }
+        }
+        if let Some(last) = last_champion(&self.dir).filter(|&last| last > done + 1) {
+            return stale(
+                self.dir.join("state.json"),
+                format!(
+                    "it says {done} generations are complete, but champions up to generation {last} exist: the state is older than the run's other files"
+                ),
+            );
+        }
+        let gens: Vec<GenerationStats> = self.checked_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, done)?;
+        self.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &gens)?;
+        if self.validator.is_some() {
+            let rows: Vec<ValidationRow> = self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done)?;
+            // Validations fall on some generations only; none may lie ahead of the state.
+            self.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
+        }
+        Ok(())
+    }
+
+    /// A run CSV's rows up to generation `done`, after checking its header and that no row
+    /// lies beyond the generation in progress; generations.csv must hold every generation.
+    fn checked_rows<T: serde::de::DeserializeOwned + HasGeneration>(
+        &self,
+        name: &str,
+        columns: &[&str],
+        done: usize,
+    ) -> Result<Vec<T>, RunError> {
+        let path = self.dir.join(name);
+        let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_JSON_BYTES).map_err(io(&path))?;
+        let header = text.lines().next().unwrap_or("");
+        if header != columns.join(",") {
+            return Err(RunError::State {
+                path,
+                reason: format!("its header is '{header}', not '{}'", columns.join(",")),
+            });
+        }
+        let mut rows: Vec<T> = read_rows(&path)?;
+        let generations: Vec<usize> = rows.iter().map(|r| r.generation()).collect();
+        if generations.windows(2).any(|w| w[0] >= w[1]) || generations.last().is_some_and(|&g| g > done + 1) {
+            return Err(RunError::State {
+                path,
+                reason: format!("its generations {generations:?} do not fit state.json's {done}"),
+            });
+        }
+        rows.retain(|r| r.generation() <= done);
+        if name == GENERATIONS_CSV && rows.len() != done {
+            return Err(RunError::State {
+                path,
+                reason: format!("it has {} rows for the {done} completed generations", rows.len()),
+            });
+        }
+        Ok(rows)
     }
 
     /// Generations completed so far.
@@ -309,15 +391,16 @@ impl<G: Game> Run<G> {
         self.state.generation
     }
 
-    /// Sets how many generations the run should reach (`--generations`).
+    /// Sets how many generations the run should reach this time (`--generations`).
     pub fn set_generations(&mut self, generations: usize) -> Result<(), RunError> {
         if generations == 0 {
             return Err(RunError::Config(ConfigError::Invalid(
                 "--generations must be at least 1".to_string(),
             )));
         }
+        // Only this session's target: the saved configuration stays the one the run began with.
         self.config.generations = generations;
-        self.write_json("config.json", &self.config)
+        Ok(())
     }
 
     /// Runs one generation on `threads` workers and saves it; `done` is called per game.

@@ -49,6 +49,12 @@ pub enum FenError {
     ElephantOffPoint { color: Color, square: Square },
     #[error("the {color} pawn on {square} stands behind its starting rank")]
     PawnBehindStart { color: Color, square: Square },
+    #[error(
+        "the {color} pawn on {square} has not crossed the river, so it stands on a file no pawn starts on"
+    )]
+    PawnOffFile { color: Color, square: Square },
+    #[error("the {color} pawn on {square} shares its file with another pawn that has not crossed the river")]
+    PawnsOnOneFile { color: Color, square: Square },
     #[error("the kings face each other on an open file")]
     KingsFacing,
     #[error("{0}, the side not to move, is in check")]
@@ -165,9 +171,23 @@ impl Board {
             if let Some(square) = (self.pieces(color, Role::Elephant) & !elephant_points(color)).first() {
                 return Err(FenError::ElephantOffPoint { color, square });
             }
+            // A pawn moves only forward until it crosses the river: before it, it stands on
+            // its own starting file (a, c, e, g or i), one pawn to a file.
+            let mut uncrossed_files = 0u16;
             for square in self.pieces(color, Role::Pawn) {
-                if square.rank().relative_to(color).index() < 3 {
+                let rank = square.rank().relative_to(color).index();
+                if rank < 3 {
                     return Err(FenError::PawnBehindStart { color, square });
+                }
+                if rank <= 4 {
+                    let file = square.file().index();
+                    if file % 2 == 1 {
+                        return Err(FenError::PawnOffFile { color, square });
+                    }
+                    if uncrossed_files & 1 << file != 0 {
+                        return Err(FenError::PawnsOnOneFile { color, square });
+                    }
+                    uncrossed_files |= 1 << file;
                 }
             }
         }
@@ -309,6 +329,22 @@ mod tests {
                 square: Square::parse("a7").unwrap()
             }
         );
+        assert_eq!(
+            err("3k5/9/9/9/9/9/1P7/9/9/4K4 w"),
+            FenError::PawnOffFile {
+                color: Color::Red,
+                square: Square::parse("b3").unwrap()
+            }
+        );
+        assert_eq!(
+            err("3k5/9/9/p8/p8/9/9/9/9/4K4 w"),
+            FenError::PawnsOnOneFile {
+                color: Color::Black,
+                square: Square::parse("a6").unwrap()
+            }
+        );
+        // Across the river pawns go where they like: two on one file, on any file.
+        assert!(Board::from_fen("3k5/9/9/1P7/1P7/9/9/9/9/4K4 w").is_ok());
         assert_eq!(
             err("3k5/9/9/9/9/9/9/9/9/3RK4 w"),
             FenError::OpponentInCheck(Color::Black)

@@ -31,7 +31,8 @@ const DEFAULT_HASH_MB: usize = 16;
 pub struct Engine<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     dialect: Dialect,
-    game: Xiangqi,
+    /// `None` after a rejected `position`, until a good one.
+    game: Option<Xiangqi>,
     banned: Vec<Move>,
     hash_mb: usize,
     /// `None` while a search thread holds it.
@@ -48,7 +49,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         Engine {
             out: Arc::new(Mutex::new(out)),
             dialect: Dialect::Uci,
-            game: Xiangqi::new(),
+            game: Some(Xiangqi::new()),
             banned: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             searcher: Some(Searcher::new(weights, DEFAULT_HASH_MB)),
@@ -58,12 +59,20 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
-    /// Reads commands until `quit` or the end of input.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.handle(&line) {
-                return;
+    /// Reads commands until `quit` or the end of input. Bytes that are not UTF-8 (a GBK path
+    /// from a Chinese GUI) do not end the session: such a line is read with replacement
+    /// characters and answered like any other.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if !self.handle(&String::from_utf8_lossy(&buf)) {
+                        return;
+                    }
+                }
             }
         }
         self.finish_search();
@@ -123,7 +132,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 }
                 return false;
             }
-            "probe" | "d" => self.say(&format!("{}", self.game.board())),
+            "probe" | "d" => match &self.game {
+                Some(g) => self.say(&format!("{}", g.board())),
+                None => self.error("no position (the last 'position' was rejected)"),
+            },
             other => self.error(&format!("unknown command '{other}'")),
         }
         true
@@ -197,6 +209,10 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             _ => Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
         };
+        // A rejected position leaves none: a GUI must never get a move for another position.
+        self.finish_search();
+        self.banned.clear();
+        self.game = None;
         let mut game = match game {
             Ok(g) => g,
             Err(e) => return self.error(&format!("position: {e}")),
@@ -206,15 +222,16 @@ impl<W: Write + Send + 'static> Engine<W> {
                 return self.error(&format!("position: {e}"));
             }
         }
-        self.finish_search();
-        self.game = game;
-        self.banned.clear();
+        self.game = Some(game);
     }
 
     fn ban(&mut self, args: &[&str]) {
+        let Some(game) = &self.game else {
+            return self.error("banmoves: no position (the last 'position' was rejected)");
+        };
         let mut banned = Vec::new();
         for text in args {
-            match self.game.board().parse_move(text) {
+            match game.board().parse_move(text) {
                 Ok(m) => banned.push(m),
                 Err(e) => return self.error(&format!("banmoves: {e}")),
             }
@@ -223,9 +240,17 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let (limits, ponder, infinite) = match self.parse_go(args) {
+        // Every `go` is answered, so that a GUI never waits: an error line, then no move.
+        let Some(game) = self.game.clone() else {
+            self.error("go: no position to search (the last 'position' was rejected)");
+            return self.say(no_move(self.dialect));
+        };
+        let (limits, ponder, infinite) = match self.parse_go(&game, args) {
             Ok(x) => x,
-            Err(e) => return self.error(&format!("go: {e}")),
+            Err(e) => {
+                self.error(&format!("go: {e}"));
+                return self.say(no_move(self.dialect));
+            }
         };
         self.finish_search();
         let Some(mut searcher) = self.searcher.take() else {
@@ -235,7 +260,6 @@ impl<W: Write + Send + 'static> Engine<W> {
         signals.ponder.store(ponder, Ordering::Relaxed);
         searcher.set_signals(signals.clone());
         self.signals = signals.clone();
-        let game = self.game.clone();
         let out = Arc::clone(&self.out);
         let dialect = self.dialect;
         self.worker = Some(std::thread::spawn(move || {
@@ -250,14 +274,14 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     /// Parses `go` arguments: the limits, whether to ponder, whether to wait for `stop`.
-    fn parse_go(&self, args: &[&str]) -> Result<(Limits, bool, bool), String> {
+    fn parse_go(&self, game: &Xiangqi, args: &[&str]) -> Result<(Limits, bool, bool), String> {
         let mut limits = Limits {
             banned: self.banned.clone(),
             ..Limits::default()
         };
         let (mut ponder, mut infinite) = (false, false);
         let (mut left, mut inc, mut movestogo, mut movetime) = (None, Duration::ZERO, None, None);
-        let red = self.game.board().turn() == super::Color::Red;
+        let red = game.board().turn() == super::Color::Red;
         let mut i = 0;
         let number = |i: usize| -> Result<f64, String> {
             let word = args
@@ -383,10 +407,17 @@ fn info_line(dialect: Dialect, info: &Info) -> String {
     )
 }
 
+/// The answer when there is no move to give.
+fn no_move(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Ucci => "nobestmove",
+        Dialect::Uci => "bestmove (none)",
+    }
+}
+
 fn bestmove_line(dialect: Dialect, result: &SearchResult) -> String {
     match (result.best, dialect) {
-        (None, Dialect::Ucci) => "nobestmove".to_string(),
-        (None, Dialect::Uci) => "bestmove (none)".to_string(),
+        (None, d) => no_move(d).to_string(),
         (Some(best), _) => match result.ponder {
             Some(p) => format!("bestmove {best} ponder {p}"),
             None => format!("bestmove {best}"),
@@ -514,6 +545,39 @@ mod tests {
     ];
 
     #[test]
+    fn a_rejected_position_leaves_nothing_to_search() {
+        let out = session("ucci\nposition startpos moves b2e2 zz99\ngo depth 2\nisready\n");
+        assert!(out.contains("info string error: position"), "{out}");
+        assert!(out.contains("info string error: go: no position"), "{out}");
+        assert!(out.lines().any(|l| l == "nobestmove"), "{out}");
+        assert!(!out.contains("bestmove b"), "a move for the old position: {out}");
+        // A good position afterwards is searched again.
+        let out = session("uci\nposition fen bad\nposition startpos\ngo depth 1\n");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_bad_go_is_still_answered() {
+        let out = session("uci\nposition startpos\ngo nodes -7\n");
+        assert!(out.contains("info string error: go"), "{out}");
+        assert!(out.lines().any(|l| l == "bestmove (none)"), "{out}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_do_not_end_the_session() {
+        let sink = Sink::default();
+        let mut engine = Engine::new(sink.clone(), Weights::default());
+        engine.run(&b"ucci\nsetoption weightsfile \xc6\xe5.json\n\xff\nisready\nquit\n"[..]);
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert!(out.contains("readyok") && out.contains("bye"), "{out}");
+        assert!(out.contains("info string error"), "{out}");
+    }
+
+    #[test]
     fn ucci_handshake_search_and_bye() {
         let out = session("ucci\nisready\nposition startpos moves h2e2 h9g7\ngo depth 3\nquit\n");
         let lines: Vec<&str> = out.lines().collect();
@@ -527,14 +591,18 @@ mod tests {
     #[test]
     fn bad_lines_get_an_error_and_the_engine_goes_on() {
         let out = session(
-            "uci\nfoo\nposition fen 9/9/9 w\nposition startpos moves h2h8\ngo depth x\nsetoption name Hash value 0\ngo depth 1\nquit\n",
+            "uci\nfoo\nposition fen 9/9/9 w\nposition startpos moves h2h8\nposition startpos\ngo depth x\nsetoption name Hash value 0\ngo depth 1\nquit\n",
         );
         let errors = out
             .lines()
             .filter(|l| l.starts_with("info string error:"))
             .count();
         assert_eq!(errors, 5, "{out}");
-        assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),
+            "{out}"
+        );
     }
 
     #[test]

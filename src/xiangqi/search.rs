@@ -1157,7 +1157,9 @@ impl StageSearch {
 /// the horse points around it, and the horse legs next to it.
 fn check_zone(board: &Board) -> Bitboard {
     let king = board.king(board.turn().flip());
-    super::attacks::lines_through(king) | super::attacks::horse_zone(king) | super::attacks::diagonal_neighbours(king)
+    super::attacks::lines_through(king)
+        | super::attacks::horse_zone(king)
+        | super::attacks::diagonal_neighbours(king)
 }
 
 fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {

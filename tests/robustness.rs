@@ -1,0 +1,289 @@
+//! Faults a long unattended run meets, each refused with one clear message and nothing lost:
+//! a run folder out of step with its state, files the user owns, absurd inputs, endless
+//! devices, and a closed pipe.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn qitune() -> Command {
+    Command::cargo_bin("qitune").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qitune-robust-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A run of 4 individuals, 2 generations at 200 nodes a move: a second or two.
+fn small_run(dir: &Path) -> (PathBuf, PathBuf) {
+    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
+    let config = dir.join("small.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"small","seed":3,"population":4,"groups":2,"generations":2,
+               "evolve":["rook","cannon"],
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":200}}]}}"#,
+            positions.display()
+        ),
+    )
+    .unwrap();
+    let runs = dir.join("runs");
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    (config, runs)
+}
+
+fn resume(config: &Path, runs: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+            "--resume",
+        ])
+        .args(extra)
+        .assert()
+}
+
+fn error_of(assert: assert_cmd::assert::Assert) -> String {
+    let out = assert.failure().code(1).get_output().clone();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "{err}"
+    );
+    err
+}
+
+#[test]
+fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
+    let dir = scratch("folder");
+    let (config, runs) = small_run(&dir);
+    let run = runs.join("small");
+    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
+
+    // state.json says more generations than the folder holds.
+    std::fs::write(
+        run.join("state.json"),
+        state.replace("\"generation\": 2", "\"generation\": 5"),
+    )
+    .unwrap();
+    let err = error_of(resume(&config, &runs, &["--generations", "6"]));
+    assert!(err.contains("gen-0003.json") && err.contains("missing"), "{err}");
+    std::fs::write(run.join("state.json"), &state).unwrap();
+
+    // A truncated generations.csv (its header gone) is not appended to.
+    let csv = std::fs::read_to_string(run.join("generations.csv")).unwrap();
+    let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    std::fs::write(run.join("generations.csv"), &body).unwrap();
+    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
+    assert!(err.contains("generations.csv") && err.contains("header"), "{err}");
+    // Rows missing for completed generations.
+    std::fs::write(
+        run.join("generations.csv"),
+        csv.lines().take(2).map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
+    assert!(
+        err.contains("generations.csv") && err.contains("1 rows for the 2"),
+        "{err}"
+    );
+    std::fs::write(run.join("generations.csv"), &csv).unwrap();
+
+    // A deleted champion.
+    let champion = run.join("champions/gen-0001.json");
+    let kept = std::fs::read(&champion).unwrap();
+    std::fs::remove_file(&champion).unwrap();
+    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
+    assert!(err.contains("gen-0001.json"), "{err}");
+    std::fs::write(&champion, kept).unwrap();
+
+    // A state older than the champions (set back from 2 to 0 with champions 1 and 2 kept)
+    // would overwrite them silently.
+    std::fs::write(
+        run.join("state.json"),
+        state.replace("\"generation\": 2", "\"generation\": 0"),
+    )
+    .unwrap();
+    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
+    assert!(err.contains("state.json") && err.contains("older"), "{err}");
+    std::fs::write(run.join("state.json"), &state).unwrap();
+
+    // The repaired folder resumes; --generations does not rewrite the saved configuration.
+    let saved = std::fs::read_to_string(run.join("config.json")).unwrap();
+    resume(&config, &runs, &["--generations", "3"]).success();
+    assert_eq!(std::fs::read_to_string(run.join("config.json")).unwrap(), saved);
+    assert!(run.join("champions/gen-0003.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn checks_run_before_a_run_folder_is_made() {
+    let dir = scratch("early");
+    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
+    let config = dir.join("c.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"early","seed":3,"population":4,"groups":2,"generations":2,"evolve":["rook"],
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":200}}]}}"#,
+            positions.display()
+        ),
+    )
+    .unwrap();
+    let runs = dir.join("runs");
+    for flags in [["--threads", "0"], ["--generations", "0"]] {
+        let err = error_of(
+            qitune()
+                .args([
+                    "tune",
+                    "--config",
+                    config.to_str().unwrap(),
+                    "--runs",
+                    runs.to_str().unwrap(),
+                ])
+                .args(flags)
+                .assert(),
+        );
+        assert!(err.contains(flags[0]), "{err}");
+        assert!(!runs.join("early").exists(), "{flags:?} left a run folder");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn files_the_user_owns_are_not_overwritten_without_force() {
+    let dir = scratch("force");
+    let (_, runs) = small_run(&dir);
+    let out = dir.join("mine.json");
+    std::fs::write(&out, "precious").unwrap();
+    let run = runs.join("small");
+    let err = error_of(
+        qitune()
+            .args([
+                "export",
+                "--run",
+                run.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .assert(),
+    );
+    assert!(err.contains("--force"), "{err}");
+    // Not even the run's own state.
+    let err = error_of(
+        qitune()
+            .args([
+                "export",
+                "--run",
+                run.to_str().unwrap(),
+                "--out",
+                run.join("state.json").to_str().unwrap(),
+            ])
+            .assert(),
+    );
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+    let err = error_of(
+        qitune()
+            .args([
+                "match", "--a", "default", "--b", "material", "--games", "2", "--nodes", "50",
+            ])
+            .args(["--pgn", out.to_str().unwrap()])
+            .assert(),
+    );
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+    qitune()
+        .args([
+            "export",
+            "--run",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--force",
+        ])
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&out).unwrap().contains("\"game\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn absurd_numbers_and_endless_files_are_refused() {
+    let dir = scratch("absurd");
+    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
+    for (key, value, needle) in [
+        ("groups", "9223372036854775808", "too many for population"),
+        ("nodes", "9223372036854775808", "must be from 1 to"),
+    ] {
+        let mut text = format!(
+            r#"{{"name":"absurd","seed":3,"population":4,"groups":2,"generations":2,"evolve":["rook"],
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":200}}]}}"#,
+            positions.display()
+        );
+        text = text.replace(
+            &format!(r#""{key}":{}"#, if key == "groups" { "2" } else { "200" }),
+            &format!(r#""{key}":{value}"#),
+        );
+        let config = dir.join("c.json");
+        std::fs::write(&config, text).unwrap();
+        let err = error_of(
+            qitune()
+                .args([
+                    "tune",
+                    "--config",
+                    config.to_str().unwrap(),
+                    "--runs",
+                    dir.to_str().unwrap(),
+                ])
+                .assert(),
+        );
+        assert!(err.contains(needle), "{key}: {err}");
+    }
+    // An endless device as a weight file: refused, not read until memory runs out.
+    let err = error_of(
+        qitune()
+            .args(["match", "--a", "/dev/zero", "--b", "default", "--games", "2"])
+            .assert(),
+    );
+    assert!(err.contains("larger than"), "{err}");
+    let err = error_of(
+        qitune()
+            .args(["match", "--a", "default", "--b", "default", "--max-plies", "0"])
+            .assert(),
+    );
+    assert!(err.contains("--max-plies"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_closed_pipe_ends_perft_quietly() {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qitune"))
+        .args(["perft", "--game", "amazons", "--depth", "2", "--divide"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one byte, then close the pipe as `head -c 1` would; later lines meet a closed pipe.
+    let mut one = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("error"), "{err}");
+}
