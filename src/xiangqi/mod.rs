@@ -14,6 +14,7 @@ pub mod perft;
 pub mod positions;
 pub mod protocol;
 mod rules;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;

@@ -24,13 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The score of giving mate now; a mate in n plies scores `MATE - n`.
-pub const MATE: Score = 30_000;
-/// The deepest the search goes from the root.
-pub const MAX_PLY: usize = 128;
-const INFINITY: Score = 31_000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+use super::score::INFINITY;
+pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
 /// Reverse futility pruning: up to this depth, a node whose static evaluation beats beta by
 /// `RFP_MARGIN` a ply is cut without a search. (Against random weights at 2,000 nodes a move,
 /// margins of 50, 80, 120 and 200 scored 95.4, 95.7, 95.1 and 94.9%; depth 5 scored 95.2%.)
@@ -100,17 +95,6 @@ pub struct Signals {
     pub stop: Arc<AtomicBool>,
     /// While set, the clock does not run (pondering); clearing it starts the clock.
     pub ponder: Arc<AtomicBool>,
-}
-
-/// A mate score converted to moves to mate (positive: we mate), for protocol output.
-pub fn mate_in_moves(score: Score) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score + 1) / 2)
-    } else {
-        None
-    }
 }
 
 /// A hash table the machine could not allocate.
@@ -351,7 +335,10 @@ impl Searcher {
     ) -> Score {
         self.nodes += 1;
         self.pv_len[0] = 0;
-        let hash_move = self.tt.probe(board.hash(), 0).and_then(|h| h.mv);
+        let hash_move = self
+            .tt
+            .probe(board.hash(), 0, board.halfmoves())
+            .and_then(|h| h.mv);
         let hint = hash_move.or(self.pv[0][0]);
         let n = self.score_moves(board, root_moves, hint, 0, 0, None);
         let mut best = -INFINITY;
@@ -499,7 +486,7 @@ impl Searcher {
         }
 
         let hash = board.hash();
-        let hit = self.tt.probe(hash, ply);
+        let hit = self.tt.probe(hash, ply, board.halfmoves());
         let mut tt_move = hit.and_then(|h| h.mv).filter(|&m| board.is_legal(m));
         if let Some(h) = hit {
             if !pv_node && h.depth >= depth {
@@ -600,7 +587,7 @@ impl Searcher {
             }
             tt_move = self
                 .tt
-                .probe(hash, ply)
+                .probe(hash, ply, board.halfmoves())
                 .and_then(|h| h.mv)
                 .filter(|&m| board.is_legal(m));
         }

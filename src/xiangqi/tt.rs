@@ -1,6 +1,7 @@
 //! The transposition table: two-entry buckets, one slot kept for depth, one always replaced.
 
 use super::moves::Move;
+use super::score::{from_table, to_table};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +44,6 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 12);
 const NO_EVAL: i16 = i16::MIN;
 
 /// Scores at or beyond this are mates; they are stored relative to the node, not the root.
-const MATE_BOUND: i32 = super::search::MATE - super::search::MAX_PLY as i32;
 
 /// Two entries, padded and aligned so that a bucket never straddles a cache line.
 #[derive(Clone, Copy, Default)]
@@ -137,7 +137,7 @@ impl Tt {
 
     /// Looks a position up; `ply` converts stored mate distances back to the root's view.
     #[inline]
-    pub fn probe(&self, hash: u64, ply: usize) -> Option<Hit> {
+    pub fn probe(&self, hash: u64, ply: usize, halfmoves: u32) -> Option<Hit> {
         let key = (hash >> 32) as u32;
         let bucket = &self.memory[self.index(hash)].0;
         let e = bucket.iter().find(|e| e.key == key && e.meta & 3 != 0)?;
@@ -148,7 +148,7 @@ impl Tt {
         };
         Some(Hit {
             mv: Move::from_raw(e.mv),
-            score: from_tt(e.score as i32, ply),
+            score: from_table(e.score as i32, ply, halfmoves),
             depth: e.depth as i32,
             bound,
             eval: (e.eval != NO_EVAL).then_some(e.eval as i32),
@@ -196,7 +196,7 @@ impl Tt {
         *e = Entry {
             key,
             mv,
-            score: to_tt(score, ply) as i16,
+            score: to_table(score, ply) as i16,
             depth: depth.clamp(-1, 127) as i8,
             meta: generation << 2
                 | match bound {
@@ -231,30 +231,10 @@ fn advise_huge_pages(first: *const Bucket, len: usize) {
     let _ = (first, len);
 }
 
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::search::MATE;
+    use crate::xiangqi::score::MATE;
 
     #[test]
     fn stores_and_adjusts_mates_by_ply() {
@@ -270,24 +250,24 @@ mod tests {
             Bound::Exact,
             Some(-70),
         );
-        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 1).unwrap();
+        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 1, 0).unwrap();
         assert_eq!(hit.score, MATE - 3, "seen from ply 1 it is a mate in 3");
         assert_eq!(hit.mv, Some(mv));
         assert_eq!(hit.bound, Bound::Exact);
         assert_eq!(hit.eval, Some(-70));
         // A later result without a move or an evaluation keeps those already known.
         tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, None);
-        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 3).unwrap();
+        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap();
         assert_eq!((hit.mv, hit.eval, hit.score), (Some(mv), Some(-70), 12));
         tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, Some(40_000));
         assert_eq!(
-            tt.probe(0xDEAD_BEEF_0000_1234, 3).unwrap().eval,
+            tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap().eval,
             Some(-70),
             "too large to keep"
         );
-        assert!(tt.probe(0x1234_5678_0000_1234, 1).is_none());
+        assert!(tt.probe(0x1234_5678_0000_1234, 1, 0).is_none());
         tt.clear();
-        assert!(tt.probe(0xDEAD_BEEF_0000_1234, 1).is_none());
+        assert!(tt.probe(0xDEAD_BEEF_0000_1234, 1, 0).is_none());
     }
 
     #[test]
