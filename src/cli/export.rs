@@ -27,7 +27,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    super::check_new_file(&args.out, args.force)?;
     if !args.run.join("config.json").exists() {
         anyhow::bail!(
             "{} is not a run folder (it has no config.json)",
@@ -51,6 +50,7 @@ pub fn run(args: Args) -> Result<()> {
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
     };
     let path = existing_champion(&args.run, generation)?;
+    super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
     let specs = qitune::games::specs_for(&file.game)
