@@ -43,8 +43,6 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 12);
 /// An entry's `eval` when none was stored.
 const NO_EVAL: i16 = i16::MIN;
 
-/// Scores at or beyond this are mates; they are stored relative to the node, not the root.
-
 /// Two entries, padded and aligned so that a bucket never straddles a cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
