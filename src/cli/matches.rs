@@ -66,6 +66,9 @@ pub struct Args {
     /// Write every game as Xiangqi PGN (ICCS moves) to this file.
     #[arg(long)]
     pgn: Option<PathBuf>,
+    /// Hash table of each embedded engine, MiB, at most 4096 (default: by the budget, 1 to 64).
+    #[arg(long)]
+    hash: Option<usize>,
     /// How far past its clock a move may come, in milliseconds, before it loses on time.
     #[arg(long, default_value_t = 50)]
     time_margin: u64,
@@ -146,6 +149,10 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     }
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
+    }
+    // Two engines a game and a game a thread: a bound keeps that within a machine's memory.
+    if args.hash.is_some_and(|mb| mb == 0 || mb > 4096) {
+        bail!("--hash must be from 1 to 4096 MiB");
     }
     if args.games % 2 == 1 {
         eprintln!(
@@ -238,6 +245,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             max_plies: args.max_plies,
             adjudication,
             time_margin: Duration::from_millis(args.time_margin),
+            tt_mb: args.hash.unwrap_or(budget.tt_mb()),
             ..Conditions::for_budget(budget)
         },
         sprt,
