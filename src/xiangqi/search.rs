@@ -288,7 +288,7 @@ impl Searcher {
                 if depth > 1 {
                     clock.after_iteration(previous, score, rook);
                 }
-                if !self.pondering && clock.target_spent() {
+                if !self.pondering && clock.iteration_unaffordable() {
                     break;
                 }
             }

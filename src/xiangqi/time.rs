@@ -22,8 +22,14 @@ pub enum TimeControl {
     },
 }
 
-/// Moves assumed left in a sudden-death game when budgeting.
-const SUDDEN_DEATH_MOVES: u32 = 25;
+/// Moves assumed left in a sudden-death game when budgeting. (Middlegame games last about
+/// 68 moves a side; with 25 the engine was down to its increment by move 30.)
+const SUDDEN_DEATH_MOVES: u32 = 32;
+/// The hard cap never takes more than this share of the usable clock (plus the increment).
+const HARD_SHARE: u32 = 5;
+/// A new iteration starts only while this share (in tenths) of the target is left unspent:
+/// one that cannot finish is mostly wasted.
+const NEW_ITERATION_TENTHS: u32 = 6;
 /// Never plan to use the last part of the clock: a fixed reserve plus a share of what is left,
 /// for the time the protocol and the operating system take.
 const RESERVE: Duration = Duration::from_millis(30);
@@ -57,7 +63,7 @@ impl TimeManager {
                     Some(n) if n > 0 => left / n.min(60) + increment / 2,
                     _ => increment + left / SUDDEN_DEATH_MOVES,
                 };
-                let hard = (expected * 4).min(usable / 2 + increment / 2).min(usable);
+                let hard = (expected * 4).min(usable / HARD_SHARE + increment).min(usable);
                 (expected.min(hard), hard)
             }
         };
@@ -98,9 +104,14 @@ impl TimeManager {
         self.elapsed() >= self.hard
     }
 
-    /// Whether the soft target is spent: no new iteration should start.
+    /// Whether the soft target is spent.
     pub fn target_spent(&self) -> bool {
         self.elapsed() >= self.target
+    }
+
+    /// Whether so much of the target is spent that a new iteration should not start.
+    pub fn iteration_unaffordable(&self) -> bool {
+        self.elapsed() * 10 >= self.target * NEW_ITERATION_TENTHS
     }
 
     /// Adjusts the target after an iteration from the score's drop (in the search's units),
@@ -142,14 +153,14 @@ mod tests {
             increment: ms(0),
             moves_to_go: None,
         });
-        assert_eq!(sd.expected(), ms(2400));
+        assert_eq!(sd.expected(), ms(60_000) / SUDDEN_DEATH_MOVES);
         assert!(sd.hard() >= sd.expected() && sd.hard() < ms(60_000) / 2);
         let inc = TimeManager::new(TimeControl::Clock {
             left: ms(2000),
             increment: ms(100),
             moves_to_go: None,
         });
-        assert_eq!(inc.expected(), ms(180));
+        assert_eq!(inc.expected(), ms(100) + ms(2000) / SUDDEN_DEATH_MOVES);
         assert!(inc.hard() <= ms(2000) - RESERVE);
         let period = TimeManager::new(TimeControl::Clock {
             left: ms(30_000),
