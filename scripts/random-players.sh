@@ -20,7 +20,7 @@ json=$(mktemp)
 trap 'rm -f "$json"' EXIT
 for seed in $(seq "$first" "$last"); do
     "$bin" match --a "$player" --b "random:$seed" --games "$games" --nodes "$nodes" \
-        ${positions:+--positions "$positions"} --json "$json" >/dev/null
+        ${positions:+--positions "$positions"} --json "$json" --force >/dev/null
     printf 'random:%-5s %.4f\n' "$seed" "$(sed -n 's/^ *"score": \([0-9.]*\),*$/\1/p' "$json")"
 done | awk -v player="$player" '
     { print; sum += $2; n++; if (n == 1 || $2 < min) { min = $2; weakest = $1 } if ($2 >= 0.95) good++ }

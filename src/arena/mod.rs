@@ -24,6 +24,8 @@ pub const DEFAULT_MAX_PLIES: usize = 300;
 /// Errors of the arena.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
+    #[error("'{spec}' is no player and no file: a player is {names}, ucci:COMMAND, uci:COMMAND, an engine description or a weight file")]
+    UnknownPlayer { spec: String, names: String },
     #[error("'{spec}': the seed after 'random:' must be a whole number")]
     RandomSeed { spec: String },
     #[error(transparent)]
@@ -72,6 +74,16 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
                 spec: spec.to_string(),
             })?;
             Ok(random_weights::<G>(seed))
+        }
+        None if !Path::new(spec).exists() => {
+            let names: Vec<&str> = ["default"]
+                .into_iter()
+                .chain(G::PLAYER_NAMES.iter().copied())
+                .collect();
+            Err(ArenaError::UnknownPlayer {
+                spec: spec.to_string(),
+                names: format!("{}, random:SEED", names.join(", ")),
+            })
         }
         None => load_weights::<G>(Path::new(spec)),
     }

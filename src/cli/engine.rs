@@ -22,6 +22,9 @@ pub fn run(args: Args) -> Result<()> {
         None => Weights::default(),
     };
     let mut engine = Engine::new(std::io::stdout(), weights);
+    if let Some(path) = &args.weights {
+        engine = engine.with_weights_file(&path.display().to_string());
+    }
     engine.run(std::io::stdin().lock());
     Ok(())
 }

@@ -260,7 +260,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
         w.add(p.a_result());
-        let elo = w.elo().map_or("-".to_string(), |e| format!("{e:+.0}"));
+        let elo = w.elo().map_or("-".to_string(), |e| {
+            format!("{:+.0}", if e.abs() < 0.5 { 0.0 } else { e })
+        });
         bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
     })?;
     bar.finish();
@@ -282,7 +284,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let penta = Pentanomial::from_pairs(&results);
     let elo = wdl.elo();
     let err = wdl.elo_error();
-    let fmt = |v: Option<f64>, inf: &str| v.map_or(inf.to_string(), |v| format!("{v:.1}"));
+
     println!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
         args.a,
@@ -293,12 +295,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         wdl.score(),
         wdl.games()
     );
-    println!(
-        "Elo difference: {} +/- {} (95%), LOS: {:.1}%",
-        fmt(elo, if wdl.score() >= 1.0 { "+inf" } else { "-inf" }),
-        fmt(err, "inf"),
-        100.0 * wdl.los()
-    );
+    println!("{}, LOS: {:.1}%", elo_line(&wdl), 100.0 * wdl.los());
     println!(
         "Pairs (A's points 0, 1/2, 1, 3/2, 2): {}",
         penta
@@ -424,4 +421,20 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
         ms(used.iter().copied().max().unwrap_or_default()),
         ms(least_left),
     ))
+}
+
+/// The Elo line: the difference and its 95% interval, in words where a bound is infinite
+/// (every game won or lost, or an interval that reaches a score of 0 or 1).
+fn elo_line(wdl: &Wdl) -> String {
+    // -0.0 is shown as 0.0.
+    let num = |v: f64| format!("{:.1}", if v.abs() < 0.05 { 0.0 } else { v });
+    match (wdl.elo(), wdl.elo_error()) {
+        (Some(e), Some(d)) => format!("Elo difference: {} +/- {} (95%)", num(e), num(d)),
+        (Some(e), None) => format!(
+            "Elo difference: {} (the interval is unbounded: too few games)",
+            num(e)
+        ),
+        (None, _) if wdl.score() >= 1.0 => "Elo difference: unbounded (every game won)".to_string(),
+        (None, _) => "Elo difference: unbounded (every game lost)".to_string(),
+    }
 }

@@ -20,9 +20,10 @@ pub struct Args {
     /// The run folder (runs/<name>).
     #[arg(long)]
     run: PathBuf,
-    /// Generations whose champions play, e.g. 10,20,30.
-    #[arg(long, value_delimiter = ',', required = true)]
-    gens: Vec<usize>,
+    /// Generations whose champions play: a list of numbers and ranges FIRST-LAST[:STEP],
+    /// e.g. 1,10-60:10.
+    #[arg(long, value_parser = parse_gens)]
+    gens: Gens,
     /// Random players to add (random:1 .. random:K).
     #[arg(long, default_value_t = 0)]
     random: usize,
@@ -44,6 +45,41 @@ pub struct Args {
     /// Overwrite an earlier crosstable at PREFIX.
     #[arg(long)]
     force: bool,
+}
+
+/// The generations of `--gens`, in the order given, without repeats.
+#[derive(Clone, Debug)]
+struct Gens(Vec<usize>);
+
+/// Reads `1,10-60:10` as 1, 10, 20, ..., 60.
+fn parse_gens(text: &str) -> Result<Gens, String> {
+    let bad = |item: &str| format!("'{item}' is not a generation, FIRST-LAST or FIRST-LAST:STEP");
+    let mut gens = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        let (range, step) = match item.split_once(':') {
+            Some((r, s)) => (r, s.parse::<usize>().map_err(|_| bad(item))?),
+            None => (item, 1),
+        };
+        let (first, last) = match range.split_once('-') {
+            Some((a, b)) => (
+                a.parse::<usize>().map_err(|_| bad(item))?,
+                b.parse::<usize>().map_err(|_| bad(item))?,
+            ),
+            None => {
+                let g = range.parse::<usize>().map_err(|_| bad(item))?;
+                (g, g)
+            }
+        };
+        if step == 0 || first == 0 || first > last || (last - first) / step > 10_000 {
+            return Err(format!(
+                "'{item}': generations start at 1, ranges go upwards in steps of at least 1, and a range lists at most 10,000"
+            ));
+        }
+        gens.extend((first..=last).step_by(step));
+    }
+    let mut seen = std::collections::HashSet::new();
+    gens.retain(|g| seen.insert(*g));
+    Ok(Gens(gens))
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -73,7 +109,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     }
     let mut names = Vec::new();
     let mut players = Vec::new();
-    for &g in &args.gens {
+    for &g in &args.gens.0 {
         let path = existing_champion(&args.run, g)?;
         names.push(format!("gen-{g:04}"));
         players.push(arena::load_weights::<G>(&path)?);
@@ -202,4 +238,22 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         with_ext("csv").display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_lists_take_ranges() {
+        assert_eq!(
+            parse_gens("1,10-60:10").unwrap().0,
+            vec![1, 10, 20, 30, 40, 50, 60]
+        );
+        assert_eq!(parse_gens("5-7, 6").unwrap().0, vec![5, 6, 7]);
+        assert_eq!(parse_gens("3").unwrap().0, vec![3]);
+        for bad in ["0", "9-3", "1-9:0", "x", "1-", "1-1000000000"] {
+            assert!(parse_gens(bad).is_err(), "{bad}");
+        }
+    }
 }

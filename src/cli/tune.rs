@@ -24,6 +24,12 @@ pub struct Args {
     /// Continue the run from its last completed generation.
     #[arg(long)]
     resume: bool,
+    /// The run's name (its folder under --runs), instead of the configuration's.
+    #[arg(long)]
+    name: Option<String>,
+    /// The run's seed, instead of the configuration's (a new run only).
+    #[arg(long, conflicts_with = "resume")]
+    seed: Option<u64>,
     /// Folder holding the runs.
     #[arg(long, default_value = "runs")]
     runs: PathBuf,
@@ -37,7 +43,13 @@ pub fn run(args: Args) -> Result<()> {
     }
 }
 
-fn tune<G: Game>(args: Args, config: Config) -> Result<()> {
+fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
+    if let Some(name) = &args.name {
+        config.name = name.clone();
+    }
+    if let Some(seed) = args.seed {
+        config.seed = seed;
+    }
     // Every check before the run folder is made.
     if args.threads == Some(0) {
         anyhow::bail!("--threads must be at least 1");

@@ -225,8 +225,15 @@ impl<G: Game> Run<G> {
         }
         let (layout, base, positions, validator) = prepare::<G>(&config, config_dir)?;
         let population = initial_population::<G>(&config, &layout, &base);
-        // The saved configuration names its files as found, so a resume finds them again.
-        let found = |p: &str| resolve(config_dir, p).to_string_lossy().into_owned();
+        // The saved configuration names its files by their full paths, so that a resume,
+        // an export or a round robin finds them again from any folder.
+        let found = |p: &str| {
+            let path = resolve(config_dir, p);
+            std::fs::canonicalize(&path)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned()
+        };
         config.base_weights = config.base_weights.as_deref().map(found);
         for e in &mut config.environments {
             e.positions = found(&e.positions);

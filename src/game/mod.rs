@@ -74,6 +74,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
     fn weights(params: &Params) -> Self::Weights;
+    /// The names of [`Game::named_player`]'s players.
+    const PLAYER_NAMES: &'static [&'static str] = &[];
     /// Built-in players besides `default` and `random:SEED` (Xiangqi: `material`).
     fn named_player(_name: &str) -> Option<Self::Weights> {
         None

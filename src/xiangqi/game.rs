@@ -24,6 +24,7 @@ impl Game for XiangqiGame {
     const PGN_GAME: &'static str = "Chinese Chess";
     const PGN_FORMAT: Option<&'static str> = Some("ICCS");
     const SEATS: [&'static str; 2] = ["Red", "Black"];
+    const PLAYER_NAMES: &'static [&'static str] = &["material"];
 
     fn specs() -> &'static [Spec] {
         super::eval::specs()

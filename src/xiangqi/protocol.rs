@@ -41,6 +41,8 @@ pub struct Engine<W: Write + Send + 'static> {
     signals: Signals,
     /// UCCI times are in seconds unless `setoption usemillisec true`.
     millis: bool,
+    /// The weight file in use, shown in `id name` (`None`: the built-in weights).
+    weights_file: Option<String>,
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
@@ -56,6 +58,21 @@ impl<W: Write + Send + 'static> Engine<W> {
             worker: None,
             signals: Signals::default(),
             millis: false,
+            weights_file: None,
+        }
+    }
+
+    /// Names the weight file the engine was started with, for its `id name`.
+    pub fn with_weights_file(mut self, path: &str) -> Engine<W> {
+        self.weights_file = Some(path.to_string());
+        self
+    }
+
+    /// `id name`: the version, and the weights when they are not the built-in ones.
+    fn id_name(&self) -> String {
+        match &self.weights_file {
+            Some(f) => format!("id name {NAME} (weights {f})"),
+            None => format!("id name {NAME}"),
         }
     }
 
@@ -95,7 +112,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         match command {
             "ucci" => {
                 self.dialect = Dialect::Ucci;
-                self.say(&format!("id name {NAME}"));
+                self.say(&self.id_name());
                 self.say("id author the qitune developers");
                 self.say(&format!(
                     "option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MB}"
@@ -108,7 +125,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             "uci" => {
                 self.dialect = Dialect::Uci;
-                self.say(&format!("id name {NAME}"));
+                self.say(&self.id_name());
                 self.say("id author the qitune developers");
                 self.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
@@ -190,6 +207,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                             s.set_weights(w);
                             s.clear();
                         }
+                        self.weights_file = Some(value.trim().to_string());
                     }
                     Err(e) => self.error(&e.to_string()),
                 }

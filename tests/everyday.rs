@@ -1,0 +1,139 @@
+//! Everyday rough edges: names and messages a user meets, overrides, ranges, and a saved run
+//! that works from any folder.
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn qitune() -> Command {
+    Command::cargo_bin("qitune").unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qitune-everyday-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8_lossy(&cmd.assert().success().get_output().stdout).to_string()
+}
+
+#[test]
+fn a_mistyped_player_lists_the_valid_ones() {
+    let out = qitune()
+        .args(["match", "--a", "defualt", "--b", "default"])
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("'defualt'") && err.contains("default, material, random:SEED"),
+        "{err}"
+    );
+}
+
+#[test]
+fn elo_lines_have_no_infinities_or_negative_zeros() {
+    // Default against itself, one pair: one win each, an Elo of exactly zero.
+    let text = stdout_of(qitune().args([
+        "match", "--a", "default", "--b", "default", "--games", "2", "--nodes", "50",
+    ]));
+    assert!(!text.contains("inf") && !text.contains("-0.0"), "{text}");
+    let text = stdout_of(qitune().args([
+        "match", "--a", "default", "--b", "random:1", "--games", "2", "--nodes", "300",
+    ]));
+    assert!(text.contains("unbounded (every game won)"), "{text}");
+}
+
+#[test]
+fn the_engine_names_its_weights() {
+    let out = qitune()
+        .args(["engine", "--weights", "examples/xiangqi-hand-set.json"])
+        .write_stdin("uci\nquit\n")
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.contains("id name qitune") && text.contains("(weights examples/xiangqi-hand-set.json)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn name_and_seed_override_the_config_and_a_saved_run_works_from_anywhere() {
+    let dir = scratch("anywhere");
+    let runs = dir.join("runs");
+    // Paths in the configuration relative to the configuration's own folder.
+    std::fs::create_dir_all(dir.join("pos")).unwrap();
+    for (from, to) in [
+        ("xiangqi-train-a.epd", "train.epd"),
+        ("xiangqi-holdout.epd", "holdout.epd"),
+    ] {
+        std::fs::copy(format!("positions/{from}"), dir.join("pos").join(to)).unwrap();
+    }
+    let config = dir.join("small.json");
+    std::fs::write(
+        &config,
+        r#"{"name":"small","seed":3,"population":4,"groups":2,"generations":5,"evolve":["rook","cannon"],
+            "environments":[{"from_generation":1,"positions":"pos/train.epd","nodes":100}],
+            "validation":{"every":1,"games":2,"positions":"pos/holdout.epd"}}"#,
+    )
+    .unwrap();
+    qitune()
+        .args(["tune", "--config", config.to_str().unwrap(), "--generations", "1"])
+        .args([
+            "--name",
+            "renamed",
+            "--seed",
+            "77",
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let run = runs.join("renamed");
+    let config = std::fs::read_to_string(run.join("config.json")).unwrap();
+    assert!(
+        config.contains("\"name\": \"renamed\"") && config.contains("\"seed\": 77"),
+        "{config}"
+    );
+    // From another folder: resume, export and a round robin find the run's files.
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    qitune()
+        .current_dir(&elsewhere)
+        .args([
+            "tune",
+            "--config",
+            run.join("config.json").to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .args(["--name", "renamed"])
+        .args(["--resume", "--generations", "2"])
+        .assert()
+        .success();
+    qitune()
+        .current_dir(&elsewhere)
+        .args(["export", "--run", run.to_str().unwrap(), "--out", "champion.json"])
+        .assert()
+        .success();
+    assert!(elsewhere.join("champion.json").exists());
+    qitune()
+        .current_dir(&elsewhere)
+        .args([
+            "roundrobin",
+            "--run",
+            run.to_str().unwrap(),
+            "--gens",
+            "1-2",
+            "--games-per-pair",
+            "2",
+            "--nodes",
+            "50",
+        ])
+        .assert()
+        .success();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
