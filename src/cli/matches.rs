@@ -246,7 +246,6 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             adjudication,
             time_margin: Duration::from_millis(args.time_margin),
             tt_mb: args.hash.unwrap_or(budget.tt_mb()),
-            ..Conditions::for_budget(budget)
         },
         sprt,
     };
