@@ -320,3 +320,36 @@ fn an_amazons_run_is_reproducible_too() {
     assert!(a[0].contains("\"game\": \"amazons\""));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn noise_aware_options_are_reproducible_and_unique_means_no_clones() {
+    let dir = scratch("noise");
+    let config = tiny_config(&dir, 3);
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        r#""generations":3,"#,
+        r#""generations":3,"encoding":"gray","openings_per_pair":2,"unique":true,"#,
+    );
+    std::fs::write(&config, text).unwrap();
+    let (a, b) = on_one_and_two_threads(&dir, &config, "tiny");
+    assert_eq!(a.len(), 3);
+    assert!(a == b, "champion files differ between 1 and 2 threads");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("one/tiny/state.json")).unwrap()).unwrap();
+    let population: Vec<&str> = state["population"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    let distinct: std::collections::HashSet<&&str> = population.iter().collect();
+    assert_eq!(distinct.len(), population.len(), "clones in {population:?}");
+    // Two openings a pair: twice the paper's games.
+    let csv = std::fs::read_to_string(dir.join("one/tiny/generations.csv")).unwrap();
+    let games: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(7).unwrap())
+        .collect();
+    assert_eq!(games, vec!["24", "24", "24"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -88,9 +88,10 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
     run_bar.set_position(run.generation() as u64);
     let m = run.config.population;
     let n = run.config.groups;
+    let k = run.config.openings_per_pair;
     let games: usize = (0..n)
-        .map(|k| (k + 1) * m / n - k * m / n)
-        .map(|s| s * (s - 1))
+        .map(|g| (g + 1) * m / n - g * m / n)
+        .map(|s| s * (s - 1) * k)
         .sum();
     let game_bar = bars.add(ProgressBar::new(games as u64));
     game_bar.set_style(
@@ -113,7 +114,7 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
             "best {} mean {:.1}",
             stats.fitness_max, stats.fitness_mean
         ));
-        let chance = chance_fitness(&group_sizes, stats.draws as f64 / stats.games.max(1) as f64);
+        let chance = chance_fitness(&group_sizes, k, stats.draws as f64 / stats.games.max(1) as f64);
         let mut lines = vec![format!(
             "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
             stats.generation,
@@ -180,14 +181,15 @@ fn validation_text(v: &ValidationRow) -> String {
 }
 
 /// The best fitness that equally strong players reach by chance: in a group of s, each plays
-/// 2(s-1) games worth +1, 0 or -1, so a fitness has standard deviation sqrt(2(s-1)(1-d)) at
-/// draw rate d, and the best of s is about sqrt(2 ln s) deviations above zero.
-fn chance_fitness(group_sizes: &[usize], draw_rate: f64) -> f64 {
+/// 2k(s-1) games worth +1, 0 or -1 (k openings a pair), so a fitness has standard deviation
+/// sqrt(2k(s-1)(1-d)) at draw rate d, and the best of s is about sqrt(2 ln s) deviations
+/// above zero.
+fn chance_fitness(group_sizes: &[usize], openings_per_pair: usize, draw_rate: f64) -> f64 {
     group_sizes
         .iter()
         .filter(|&&s| s >= 2)
         .map(|&s| {
-            let sd = (2.0 * (s as f64 - 1.0) * (1.0 - draw_rate)).sqrt();
+            let sd = (2.0 * openings_per_pair as f64 * (s as f64 - 1.0) * (1.0 - draw_rate)).sqrt();
             sd * (2.0 * (s as f64).ln()).sqrt()
         })
         .fold(0.0, f64::max)

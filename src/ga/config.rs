@@ -1,6 +1,6 @@
 //! Tuning-run configurations (JSON), validated before any work starts.
 
-use super::genome::Rates;
+use super::genome::{Encoding, Rates};
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -42,6 +42,17 @@ pub struct Config {
     pub environments: Vec<Environment>,
     #[serde(default)]
     pub rates: Rates,
+    /// How genes spell a parameter: `binary` (the paper's) or `gray`.
+    #[serde(default)]
+    pub encoding: Encoding,
+    /// Openings each pair of a group plays, each with both colours (the paper: 1). More
+    /// games per pairing make fitness less noisy.
+    #[serde(default = "one")]
+    pub openings_per_pair: usize,
+    /// A child identical to an individual already in the next generation is mutated until
+    /// it differs, so that the population does not fill with clones.
+    #[serde(default)]
+    pub unique: bool,
     /// Games of the run's best against a fixed anchor on held-out positions, every so many
     /// generations: the run's honest measure of progress.
     #[serde(default)]
@@ -93,6 +104,9 @@ pub enum Init {
     Weights,
 }
 
+fn one() -> usize {
+    1
+}
 fn default_game() -> String {
     "xiangqi".to_string()
 }
@@ -174,6 +188,12 @@ impl Config {
                     "rates.{name} = {v} must lie in [0, 1]"
                 )));
             }
+        }
+        if !(1..=100).contains(&self.openings_per_pair) {
+            return Err(ConfigError::Invalid(format!(
+                "openings_per_pair = {} must be from 1 to 100",
+                self.openings_per_pair
+            )));
         }
         if self.max_plies == 0 {
             return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
@@ -291,6 +311,15 @@ impl Config {
         }
         if self.rates != started.rates {
             return differ("rates");
+        }
+        if self.encoding != started.encoding {
+            return differ("encoding");
+        }
+        if self.openings_per_pair != started.openings_per_pair {
+            return differ("openings_per_pair");
+        }
+        if self.unique != started.unique {
+            return differ("unique");
         }
         let schedule = |c: &Config| {
             c.environments

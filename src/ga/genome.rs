@@ -12,6 +12,19 @@ pub struct Layout {
     /// Bit offset of each evolved parameter's genes.
     offsets: Vec<usize>,
     len: usize,
+    encoding: Encoding,
+}
+
+/// How a parameter's genes spell its code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// Plain binary, most significant bit first (the paper's).
+    #[default]
+    Binary,
+    /// Reflected Gray code: neighbouring values differ in one gene, so a single flip can
+    /// make a small step (in binary, one flip moves the value by a power of two).
+    Gray,
 }
 
 /// Why a set of evolved parameters cannot make a chromosome.
@@ -49,7 +62,14 @@ impl Layout {
             evolved,
             offsets,
             len,
+            encoding: Encoding::Binary,
         })
+    }
+
+    /// The same layout with genes spelled in `encoding`.
+    pub fn with_encoding(mut self, encoding: Encoding) -> Layout {
+        self.encoding = encoding;
+        self
     }
 
     /// Genes per chromosome.
@@ -73,7 +93,15 @@ impl Layout {
         for (k, &i) in self.evolved.iter().enumerate() {
             let spec = &self.specs[i];
             let bits = &genome[self.offsets[k]..self.offsets[k] + spec.bits as usize];
-            let code = bits.iter().fold(0u64, |acc, &b| acc << 1 | b as u64);
+            let mut code = bits.iter().fold(0u64, |acc, &b| acc << 1 | b as u64);
+            if self.encoding == Encoding::Gray {
+                // Gray to binary: each bit is the parity of itself and the bits above it.
+                let mut shift = 1;
+                while shift < 64 {
+                    code ^= code >> shift;
+                    shift <<= 1;
+                }
+            }
             values[i] = spec.decode(code);
         }
         Params::from_values(self.specs, &values).expect("decoded values lie within their bounds")
@@ -98,7 +126,10 @@ impl Layout {
         let mut genome = vec![0; self.len];
         for (k, &i) in self.evolved.iter().enumerate() {
             let spec = &self.specs[i];
-            let code = spec.encode(params.values()[i]);
+            let mut code = spec.encode(params.values()[i]);
+            if self.encoding == Encoding::Gray {
+                code ^= code >> 1;
+            }
             let bits = spec.bits as usize;
             for b in 0..bits {
                 genome[self.offsets[k] + b] = (code >> (bits - 1 - b) & 1) as u8;
@@ -225,6 +256,26 @@ mod tests {
         // A level generation (fmax = favg) uses pc1 and pm1.
         assert_eq!(r.crossover(3.0, 3.0, 3.0), 0.9);
         assert_eq!(r.mutation(3.0, 3.0, 3.0), 0.1);
+    }
+
+    #[test]
+    fn gray_genes_round_trip_and_make_small_steps() {
+        let layout = Layout::new(&SPECS, vec![1, 2])
+            .unwrap()
+            .with_encoding(Encoding::Gray);
+        let base = Params::defaults(&SPECS);
+        // Every value of `a` (3 bits, 0..7): encoded and decoded back; neighbours one flip apart.
+        let mut previous: Option<Genome> = None;
+        for v in 0..8 {
+            let mut p = base.clone();
+            p.set("a", v).unwrap();
+            let g = layout.encode(&p);
+            assert_eq!(layout.decode(&g, &base).get("a"), Some(v as i32));
+            if let Some(prev) = previous {
+                assert_eq!(hamming(&prev[..3], &g[..3]), 1, "{v}");
+            }
+            previous = Some(g);
+        }
     }
 
     #[test]

@@ -547,17 +547,19 @@ impl<G: Game> Run<G> {
         for group in groups {
             for (x, &i) in group.iter().enumerate() {
                 for &j in &group[x + 1..] {
-                    let position = rng.gen_range(0..openings);
-                    fixtures.push(Fixture {
-                        first: i,
-                        second: j,
-                        position,
-                    });
-                    fixtures.push(Fixture {
-                        first: j,
-                        second: i,
-                        position,
-                    });
+                    for _ in 0..self.config.openings_per_pair {
+                        let position = rng.gen_range(0..openings);
+                        fixtures.push(Fixture {
+                            first: i,
+                            second: j,
+                            position,
+                        });
+                        fixtures.push(Fixture {
+                            first: j,
+                            second: i,
+                            position,
+                        });
+                    }
                 }
             }
         }
@@ -599,6 +601,13 @@ impl<G: Game> Run<G> {
                 population[better].clone()
             };
             mutate(&mut child, pm, &mut rng);
+            if self.config.unique {
+                // Flip one more gene at a time until the child is no clone.
+                while next.contains(&child) {
+                    let g = rng.gen_range(0..child.len());
+                    child[g] ^= 1;
+                }
+            }
             pc_sum += pc;
             pm_sum += pm;
             next.push(child);
@@ -797,7 +806,15 @@ type Prepared<G> = (Layout, Params, Vec<Vec<<G as Game>::Board>>, Option<Validat
 fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, RunError> {
     let specs = G::specs();
     config.validate(config_dir, specs)?;
-    let layout = Layout::new(specs, config.evolved(specs)?)?;
+    let layout = Layout::new(specs, config.evolved(specs)?)?.with_encoding(config.encoding);
+    if config.unique && layout.len() < 20 && (1usize << layout.len()) < config.population {
+        return Err(RunError::Config(ConfigError::Invalid(format!(
+            "unique: {} genes make only {} different individuals, fewer than population = {}",
+            layout.len(),
+            1usize << layout.len(),
+            config.population
+        ))));
+    }
     let base = match &config.base_weights {
         Some(path) => Params::load(&resolve(config_dir, path), G::NAME, specs)?,
         None => Params::defaults(specs),
