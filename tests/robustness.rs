@@ -230,16 +230,20 @@ fn absurd_numbers_and_endless_files_are_refused() {
     for (key, value, needle) in [
         ("groups", "9223372036854775808", "too many for population"),
         ("nodes", "9223372036854775808", "must be from 1 to"),
+        // 100,000 individuals in 2 groups: 5 billion games a generation.
+        ("population", "100000", "MiB this machine offers"),
     ] {
         let mut text = format!(
             r#"{{"name":"absurd","seed":3,"population":4,"groups":2,"generations":2,"evolve":["rook"],
                "environments":[{{"from_generation":1,"positions":"{}","nodes":200}}]}}"#,
             positions.display()
         );
-        text = text.replace(
-            &format!(r#""{key}":{}"#, if key == "groups" { "2" } else { "200" }),
-            &format!(r#""{key}":{value}"#),
-        );
+        let old = match key {
+            "groups" => "2",
+            "population" => "4",
+            _ => "200",
+        };
+        text = text.replace(&format!(r#""{key}":{old}"#), &format!(r#""{key}":{value}"#));
         let config = dir.join("c.json");
         std::fs::write(&config, text).unwrap();
         let err = error_of(
@@ -254,6 +258,7 @@ fn absurd_numbers_and_endless_files_are_refused() {
                 .assert(),
         );
         assert!(err.contains(needle), "{key}: {err}");
+        assert!(!dir.join("absurd").exists(), "{key} left a run folder");
     }
     // An endless device as a weight file: refused, not read until memory runs out.
     let err = error_of(

@@ -5,6 +5,25 @@ use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// What one scheduled game holds in memory, its record included (a few hundred moves,
+/// scores and depths), rounded up.
+const BYTES_PER_GAME: u64 = 4096;
+
+/// The memory a run may plan to use: what the machine has available (Linux), else 4 GiB.
+fn memory_limit() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("MemAvailable:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(4 << 30, |kib| kib << 10)
+}
+
 /// The most nodes a move a run may ask for: about half a minute a move on one core, far
 /// beyond what tuning games use, and small enough that a generation always ends.
 pub const MAX_NODES: u64 = 100_000_000;
@@ -195,6 +214,19 @@ impl Config {
                 self.openings_per_pair
             )));
         }
+        // A generation's games are all scheduled and kept at once: refuse what cannot fit.
+        let games = self.games_per_generation();
+        let needed = games.saturating_mul(BYTES_PER_GAME as u128);
+        if needed > memory_limit() as u128 {
+            return Err(ConfigError::Invalid(format!(
+                "population = {} in groups = {} with openings_per_pair = {} makes {games} games a generation, about {} MiB to hold, more than the {} MiB this machine offers; use more groups or a smaller population",
+                self.population,
+                self.groups,
+                self.openings_per_pair,
+                needed >> 20,
+                memory_limit() >> 20
+            )));
+        }
         if self.max_plies == 0 {
             return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
         }
@@ -245,6 +277,15 @@ impl Config {
             v.validate(base_dir, self)?;
         }
         Ok(())
+    }
+
+    /// Games a generation plays: in a group of s, every pair plays two games per opening.
+    pub fn games_per_generation(&self) -> u128 {
+        let (m, n) = (self.population as u128, self.groups.max(1) as u128);
+        (0..n)
+            .map(|g| (g + 1) * m / n - g * m / n)
+            .map(|s| s * s.saturating_sub(1) * self.openings_per_pair as u128)
+            .sum()
     }
 
     /// The spec indices of the evolved parameters, in spec order, without repeats.
