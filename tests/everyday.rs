@@ -137,3 +137,28 @@ fn name_and_seed_override_the_config_and_a_saved_run_works_from_anywhere() {
         .success();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn params_lists_every_tunable_parameter_with_its_meaning() {
+    let text = stdout_of(qitune().args(["params"]));
+    let specs = qitune::xiangqi::eval::specs();
+    assert_eq!(
+        text.lines().count(),
+        specs.len() + 2,
+        "a header, a line each and a summary"
+    );
+    for s in specs {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(s.name))
+            .unwrap();
+        assert!(line.contains(&format!("[{}, {}]", s.min, s.max)), "{line}");
+        // Every parameter has a meaning, not just its name again.
+        assert!(line.split_whitespace().count() > 6, "{line}");
+    }
+    let text = stdout_of(qitune().args(["params", "--game", "amazons"]));
+    assert!(
+        text.contains("uct_c") && text.contains("19 parameters of amazons"),
+        "{text}"
+    );
+}

@@ -57,6 +57,30 @@ pub fn specs() -> &'static [Spec] {
     &SPECS
 }
 
+/// A parameter's meaning in one line.
+pub fn describe(name: &str) -> String {
+    let term = |t: &str| match t {
+        "t1" => "queen-move territory (points one side reaches first)",
+        "t2" => "king-move territory",
+        "c1" => "the c1 term: queen-distance advantage over contested points",
+        "c2" => "the c2 term: king-distance advantage over contested points",
+        "m" => "per-amazon mobility",
+        _ => "?",
+    };
+    match name.split_once('_') {
+        Some((phase @ ("opening" | "middle" | "end"), t)) if t != "until" => {
+            format!("weight (hundredths) of {} in the {phase} phase", term(t))
+        }
+        _ => match name {
+            "tie" => "territory credit (hundredths of a point) for a point both reach at the same distance, to the side to move".into(),
+            "opening_until" => "moves played before the opening phase ends".into(),
+            "middle_until" => "moves played before the middle phase ends".into(),
+            "uct_c" => "UCB1 exploration constant (hundredths)".into(),
+            other => format!("{other}"),
+        },
+    }
+}
+
 /// The hand-set parameters.
 pub fn default_params() -> Params {
     Params::defaults(specs())

@@ -29,6 +29,10 @@ impl Game for AmazonsGame {
         Weights::new(params)
     }
 
+    fn describe(name: &str) -> String {
+        super::eval::describe(name)
+    }
+
     type PositionError = super::AmazonsError;
 
     fn parse_position(text: &str) -> Result<Board, super::AmazonsError> {

@@ -4,6 +4,7 @@ mod bench;
 mod engine;
 mod export;
 mod matches;
+mod params;
 mod perft;
 mod positions;
 mod progress;
@@ -30,6 +31,7 @@ enum Command {
     Tune(tune::Args),
     Export(export::Args),
     Roundrobin(roundrobin::Args),
+    Params(params::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -44,6 +46,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Tune(args) => tune::run(args),
         Command::Export(args) => export::run(args),
         Command::Roundrobin(args) => roundrobin::run(args),
+        Command::Params(args) => params::run(args),
     }
 }
 
@@ -78,4 +81,15 @@ pub fn check_new_file(path: &std::path::Path, force: bool) -> anyhow::Result<()>
         anyhow::bail!("{} is a folder, not a file", path.display());
     }
     Ok(())
+}
+
+/// For commands that only print (`perft`, `params`): when a reader such as `head` closes the
+/// pipe early, end quietly as Unix tools do rather than report a failed print as an internal
+/// error. Not for commands that drive engine pipes, which may close and must not end qitune.
+pub fn quiet_on_closed_pipe() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: restores the default action of one signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -31,14 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    // `perft --divide | head` closes the pipe early: end quietly as Unix tools do, rather
-    // than report a failed print as an internal error. (Only here: the arena writes to
-    // engine pipes that may close, and must live on.)
-    #[cfg(target_os = "linux")]
-    // SAFETY: restoring the default action of one signal before any thread is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    super::quiet_on_closed_pipe();
     if args.game == super::GameKind::Amazons {
         return run_amazons(&args);
     }

@@ -73,6 +73,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     const SEATS: [&'static str; 2];
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
+    /// A parameter's meaning in one line (`qitune params`).
+    fn describe(name: &str) -> String;
     fn weights(params: &Params) -> Self::Weights;
     /// The names of [`Game::named_player`]'s players.
     const PLAYER_NAMES: &'static [&'static str] = &[];

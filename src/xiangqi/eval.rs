@@ -194,6 +194,41 @@ pub fn specs() -> &'static [Spec] {
     &SPECS
 }
 
+/// A parameter's meaning in one line.
+pub fn describe(name: &str) -> String {
+    if let Some(rest) = name.strip_prefix("pst_") {
+        if let Some((role, point)) = rest.split_once('_') {
+            return format!(
+                "piece-square value of a {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)"
+            );
+        }
+    }
+    match name {
+        "king" => "the king's value (fixed: never evolves)",
+        "advisor" | "elephant" | "horse" | "rook" | "cannon" => "material value in the middlegame",
+        "pawn" => "material value of a pawn (crossed pawns add their piece-square value)",
+        "advisor_eg" | "elephant_eg" | "horse_eg" | "rook_eg" | "cannon_eg" => {
+            "added to the piece's value as the material thins out (tapered by phase)"
+        }
+        "pawn_crossed_eg" => "added to a crossed pawn's value as the material thins out",
+        "mobility_horse" | "mobility_rook" => "bonus per point the piece attacks that no own piece holds",
+        "mobility_cannon" => "bonus per empty point the cannon can slide to",
+        "hanging" => "for each piece of the side not to move that is attacked and unprotected",
+        "attacked_defended" => "for each piece that is attacked though protected",
+        "protected" => "for each protected piece",
+        "missing_advisor" => "for each missing advisor, times the enemy rooks, horses and cannons / 4",
+        "missing_elephant" => "for each missing elephant, times the enemy rooks, horses and cannons / 4",
+        "king_file_rook" => "an enemy rook on the king's file",
+        "king_file_cannon" => "an enemy cannon on the king's file",
+        "palace_pressure" => "for each point of the own palace the enemy attacks",
+        "linked_advisors" => "both advisors present and protected",
+        "linked_elephants" => "both elephants present and protected",
+        "tempo" => "for the side to move",
+        other => return other.to_string(),
+    }
+    .to_string()
+}
+
 /// The built-in parameters.
 pub fn default_params() -> Params {
     Params::defaults(specs())

@@ -34,6 +34,10 @@ impl Game for XiangqiGame {
         Weights::new(params)
     }
 
+    fn describe(name: &str) -> String {
+        super::eval::describe(name)
+    }
+
     fn named_player(name: &str) -> Option<Weights> {
         (name == "material").then(|| Weights::new(&super::eval::material_only_params()))
     }
