@@ -76,7 +76,7 @@ pub fn describe(name: &str) -> String {
             "opening_until" => "moves played before the opening phase ends".into(),
             "middle_until" => "moves played before the middle phase ends".into(),
             "uct_c" => "UCB1 exploration constant (hundredths)".into(),
-            other => format!("{other}"),
+            other => other.to_string(),
         },
     }
 }
