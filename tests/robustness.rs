@@ -73,37 +73,44 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
     let dir = scratch("folder");
     let (config, runs) = small_run(&dir);
     let run = runs.join("small");
-    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
-
+    // Each fault: `file` given `contents` makes the resume fail naming `needles`; then the
+    // file is put back.
+    let refused = |file: &str, contents: &[u8], needles: &[&str]| {
+        let path = run.join(file);
+        let kept = std::fs::read(&path).unwrap();
+        std::fs::write(&path, contents).unwrap();
+        let err = error_of(resume(&config, &runs, &["--generations", "6"]));
+        for needle in needles {
+            assert!(err.contains(needle), "{file}: '{needle}' not in {err}");
+        }
+        std::fs::write(&path, kept).unwrap();
+    };
     // state.json says more generations than the folder holds.
-    std::fs::write(
-        run.join("state.json"),
-        state.replace("\"generation\": 2", "\"generation\": 5"),
-    )
-    .unwrap();
-    let err = error_of(resume(&config, &runs, &["--generations", "6"]));
-    assert!(err.contains("gen-0003.json") && err.contains("missing"), "{err}");
-    std::fs::write(run.join("state.json"), &state).unwrap();
-
+    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
+    let at = |g: &str| state.replace("\"generation\": 2", &format!("\"generation\": {g}"));
+    refused("state.json", at("5").as_bytes(), &["gen-0003.json", "missing"]);
+    // A state older than the champions would overwrite them silently.
+    refused("state.json", at("0").as_bytes(), &["state.json", "older"]);
     // A truncated generations.csv (its header gone) is not appended to.
     let csv = std::fs::read_to_string(run.join("generations.csv")).unwrap();
-    let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();
-    std::fs::write(run.join("generations.csv"), &body).unwrap();
-    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
-    assert!(err.contains("generations.csv") && err.contains("header"), "{err}");
-    // Rows missing for completed generations.
-    std::fs::write(
-        run.join("generations.csv"),
-        csv.lines().take(2).map(|l| format!("{l}\n")).collect::<String>(),
-    )
-    .unwrap();
-    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
-    assert!(
-        err.contains("generations.csv") && err.contains("1 rows for the 2"),
-        "{err}"
+    let lines = |skip: usize, take: usize| -> String {
+        csv.lines()
+            .skip(skip)
+            .take(take)
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    refused(
+        "generations.csv",
+        lines(1, 9).as_bytes(),
+        &["generations.csv", "header"],
     );
-    std::fs::write(run.join("generations.csv"), &csv).unwrap();
-
+    // Rows missing for completed generations.
+    refused(
+        "generations.csv",
+        lines(0, 2).as_bytes(),
+        &["generations.csv", "1 rows for the 2"],
+    );
     // A deleted champion.
     let champion = run.join("champions/gen-0001.json");
     let kept = std::fs::read(&champion).unwrap();
@@ -111,17 +118,6 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
     let err = error_of(resume(&config, &runs, &["--generations", "3"]));
     assert!(err.contains("gen-0001.json"), "{err}");
     std::fs::write(&champion, kept).unwrap();
-
-    // A state older than the champions (set back from 2 to 0 with champions 1 and 2 kept)
-    // would overwrite them silently.
-    std::fs::write(
-        run.join("state.json"),
-        state.replace("\"generation\": 2", "\"generation\": 0"),
-    )
-    .unwrap();
-    let err = error_of(resume(&config, &runs, &["--generations", "3"]));
-    assert!(err.contains("state.json") && err.contains("older"), "{err}");
-    std::fs::write(run.join("state.json"), &state).unwrap();
 
     // The repaired folder resumes; --generations does not rewrite the saved configuration.
     let saved = std::fs::read_to_string(run.join("config.json")).unwrap();

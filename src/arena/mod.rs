@@ -155,6 +155,24 @@ pub struct Fixture {
     pub position: usize,
 }
 
+impl Fixture {
+    /// Two games between players `a` and `b` from one position, colours swapped.
+    pub fn pair(a: usize, b: usize, position: usize) -> [Fixture; 2] {
+        [
+            Fixture {
+                first: a,
+                second: b,
+                position,
+            },
+            Fixture {
+                first: b,
+                second: a,
+                position,
+            },
+        ]
+    }
+}
+
 /// Games between many players (a generation of the GA, a round robin).
 pub struct Schedule<'a, G: Game> {
     pub players: &'a [Player<G::Weights>],

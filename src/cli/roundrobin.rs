@@ -144,16 +144,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     for (p, &(i, j)) in pairs.iter().enumerate() {
         for k in 0..openings_per_pair {
             let position = (p * openings_per_pair + k) % positions.len();
-            fixtures.push(Fixture {
-                first: i,
-                second: j,
-                position,
-            });
-            fixtures.push(Fixture {
-                first: j,
-                second: i,
-                position,
-            });
+            fixtures.extend(Fixture::pair(i, j, position));
         }
     }
     let schedule = Schedule::<G> {

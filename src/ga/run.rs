@@ -548,17 +548,7 @@ impl<G: Game> Run<G> {
             for (x, &i) in group.iter().enumerate() {
                 for &j in &group[x + 1..] {
                     for _ in 0..self.config.openings_per_pair {
-                        let position = rng.gen_range(0..openings);
-                        fixtures.push(Fixture {
-                            first: i,
-                            second: j,
-                            position,
-                        });
-                        fixtures.push(Fixture {
-                            first: j,
-                            second: i,
-                            position,
-                        });
+                        fixtures.extend(Fixture::pair(i, j, rng.gen_range(0..openings)));
                     }
                 }
             }
