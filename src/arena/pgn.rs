@@ -42,8 +42,8 @@ pub fn game<G: Game>(
     tag(&mut s, "PlyCount", &record.plies().to_string());
     s.push('\n');
     // Move numbers count the first seat's moves; a game that starts with the second seat to
-    // move ("b" in the FEN of both games) opens with "1. ...".
-    let second_first = record.start_fen.split_whitespace().nth(1) == Some("b");
+    // move opens with "1. ...".
+    let second_first = record.starts == Seat::Second;
     let mut line = String::new();
     let mut tokens: Vec<String> = Vec::new();
     for (i, mv) in record.moves.iter().enumerate() {

@@ -34,7 +34,7 @@ pub fn play_game<G: Game>(
     conditions: &Conditions,
 ) -> GameRecord<G::Move> {
     let players = [first, second];
-    let mut record = GameRecord::new(G::fen(start));
+    let mut record = GameRecord::new(G::fen(start), G::to_move(start));
     let mut movers: Vec<Mover<G>> = Vec::with_capacity(2);
     for (i, p) in players.iter().enumerate() {
         match &p.agent {
@@ -56,7 +56,6 @@ pub fn play_game<G: Game>(
         Budget::Clock { base, .. } => base,
         _ => Duration::ZERO,
     });
-    let start_seat = G::to_move(start);
     let mut state = G::start(start);
     loop {
         if let Some(verdict) = G::verdict(&state) {
@@ -124,7 +123,7 @@ pub fn play_game<G: Game>(
         record.moves.push(mv);
         record.scores.push(thought.score);
         record.depths.push(thought.depth);
-        if let Some((winner, ending)) = conditions.adjudication.judge(&record, start_seat) {
+        if let Some((winner, ending)) = conditions.adjudication.judge(&record) {
             // The rules come first: a ruling on this move stands.
             if G::verdict(&state).is_none() {
                 record.winner = winner;

@@ -390,10 +390,8 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
         } else {
             Seat::Second
         };
-        let start = G::to_move(&G::parse_position(&p.record.start_fen).ok()?);
         for (i, d) in p.record.depths.iter().enumerate() {
-            let mover = if i % 2 == 0 { start } else { start.flip() };
-            if mover == seat {
+            if p.record.mover(i) == seat {
                 depths = (depths.0 + *d as u64, depths.1 + 1);
             }
         }

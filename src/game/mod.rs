@@ -214,6 +214,8 @@ pub struct MoveTime {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord<M> {
     pub start_fen: String,
+    /// The seat to move in the start position: it played the even plies.
+    pub starts: Seat,
     pub moves: Vec<M>,
     /// The winner, or `None` for a draw.
     pub winner: Option<Seat>,
@@ -242,15 +244,11 @@ pub struct Adjudication {
 }
 
 impl Adjudication {
-    /// The adjudicated outcome after the moves in `record`, if any; `start` moved first.
-    pub fn judge<M>(&self, record: &GameRecord<M>, start: Seat) -> Option<(Option<Seat>, Ending)> {
+    /// The adjudicated outcome after the moves in `record`, if any.
+    pub fn judge<M>(&self, record: &GameRecord<M>) -> Option<(Option<Seat>, Ending)> {
         let n = record.scores.len();
-        // Scores turned to the first seat's point of view; ply i was played by `start` when
-        // i is even.
-        let first_view = |i: usize| {
-            let mover = if i % 2 == 0 { start } else { start.flip() };
-            mover.sign() * record.scores[i]
-        };
+        // Scores turned to the first seat's point of view.
+        let first_view = |i: usize| record.mover(i).sign() * record.scores[i];
         if let Some((margin, moves)) = self.resign {
             let k = 2 * moves;
             if moves > 0 && n >= k {
@@ -273,11 +271,12 @@ impl Adjudication {
 }
 
 impl<M> GameRecord<M> {
-    /// A game about to start from `start_fen`: no moves yet, a draw by the ply cap unless
-    /// something else ends it.
-    pub fn new(start_fen: String) -> GameRecord<M> {
+    /// A game about to start from `start_fen` with `starts` to move: no moves yet, a draw by
+    /// the ply cap unless something else ends it.
+    pub fn new(start_fen: String, starts: Seat) -> GameRecord<M> {
         GameRecord {
             start_fen,
+            starts,
             moves: Vec::new(),
             winner: None,
             ending: Ending::PlyCap,
@@ -291,6 +290,15 @@ impl<M> GameRecord<M> {
 
     pub fn plies(&self) -> usize {
         self.moves.len()
+    }
+
+    /// The seat that played ply `i` (0-based).
+    pub fn mover(&self, i: usize) -> Seat {
+        if i % 2 == 0 {
+            self.starts
+        } else {
+            self.starts.flip()
+        }
     }
 }
 
