@@ -82,7 +82,7 @@ fn faults_lose_the_game_and_are_named() {
     let cases = [
         ("echo 'bestmove a0a0'", Ending::IllegalMove),
         ("echo 'bestmove h2e2 resign'", Ending::Resigned),
-        ("echo nobestmove", Ending::IllegalMove),
+        ("echo nobestmove", Ending::FalseClaim),
         ("exit 3", Ending::Crash),
         (":", Ending::Hang),
         ("sleep 0.5; echo 'bestmove h2e2'", Ending::Time),
@@ -97,6 +97,41 @@ fn faults_lose_the_game_and_are_named() {
                 p.record.fault.as_deref().unwrap_or("").starts_with("script: "),
                 "{reply}"
             );
+        }
+    }
+}
+
+#[test]
+fn no_move_is_a_draw_claim_granted_only_where_a_rule_gives_it() {
+    let cases = [
+        // Kings, advisors and elephants only: no side can ever give check.
+        ("3akab2/9/4b4/9/9/9/9/4B4/4A4/3AK1B2 w - - 0 1", None),
+        // 100 plies without a capture: the 50-move rule engines claim by.
+        ("3akab2/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 100 60", None),
+        // 99 plies: too early, the claimant loses.
+        (
+            "3akab2/9/4b4/9/9/9/9/4B4/4A4/R2AK1B2 w - - 99 60",
+            Some(Ending::FalseClaim),
+        ),
+    ];
+    for (fen, loss) in cases {
+        let mut m = game_against(scripted("echo nobestmove"), clock(200, 0), 2);
+        m.positions = vec![Board::from_fen(fen).unwrap()];
+        for p in m.run(1, |_| {}).unwrap() {
+            let r = &p.record;
+            if r.mover(0) != p.a_seat() {
+                continue;
+            }
+            match loss {
+                Some(ending) => {
+                    assert_eq!(r.ending, ending, "{fen}");
+                    assert_eq!(r.winner, Some(p.a_seat().flip()), "{fen}");
+                }
+                None => {
+                    assert!(matches!(r.ending, Ending::ClaimedDraw(_)), "{fen}: {}", r.ending);
+                    assert_eq!(r.winner, None, "{fen}");
+                }
+            }
         }
     }
 }

@@ -285,7 +285,8 @@ impl Process {
             match words.next() {
                 Some("info") => heard.read(self.protocol, words),
                 Some("nobestmove") => {
-                    return Err(self.fault(Ending::IllegalMove, "answered nobestmove".to_string()))
+                    // With moves on the board, no move is a draw claim: the arena judges it.
+                    return Err(self.fault(Ending::FalseClaim, "answered nobestmove".to_string()));
                 }
                 Some("bestmove") => {
                     let used = started.elapsed();

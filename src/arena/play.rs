@@ -94,7 +94,13 @@ pub fn play_game<G: Game>(
         let thought = match answer {
             Ok(t) => t,
             Err(fault) => {
-                lose(&mut record, seat, fault);
+                match G::claimable_draw(&state).filter(|_| fault.ending == Ending::FalseClaim) {
+                    Some(rule) => {
+                        record.winner = None;
+                        record.ending = Ending::ClaimedDraw(rule);
+                    }
+                    None => lose(&mut record, seat, fault),
+                }
                 break;
             }
         };

@@ -274,11 +274,12 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     for p in &played {
         *endings.entry(p.record.ending.to_string()).or_default() += 1;
     }
-    let forfeits = played.iter().filter(|p| p.record.ending == Ending::Time).count();
-    let illegal = played
-        .iter()
-        .filter(|p| p.record.ending == Ending::IllegalMove)
-        .count();
+    let count = |ending: Ending| played.iter().filter(|p| p.record.ending == ending).count();
+    let (forfeits, illegal, false_claims) = (
+        count(Ending::Time),
+        count(Ending::IllegalMove),
+        count(Ending::FalseClaim),
+    );
     let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
     let penta = Pentanomial::from_pairs(&results);
     let elo = wdl.elo();
@@ -330,7 +331,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         if threads == 1 { "" } else { "s" }
     );
     if matches!(budget, Budget::Clock { .. }) {
-        println!("Clock: {forfeits} time forfeits, {illegal} illegal moves");
+        println!(
+            "Clock: {forfeits} time forfeits, {illegal} illegal moves, {false_claims} false draw claims"
+        );
     }
     for (name, seat_of_a) in [(&args.a, true), (&args.b, false)] {
         if let Some(line) = clock_line(&played, seat_of_a) {
@@ -366,7 +369,8 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             "games": wdl.games(), "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
             "score": wdl.score(), "elo": elo, "elo_error": err, "los": wdl.los(),
             "plies_mean": plies as f64 / played.len() as f64, "nodes": nodes,
-            "time_forfeits": forfeits, "illegal_moves": illegal, "endings": endings,
+            "time_forfeits": forfeits, "illegal_moves": illegal,
+            "false_draw_claims": false_claims, "endings": endings,
             "pentanomial": penta.0, "faults": faults,
             "sprt": sprt_summary,
         });

@@ -96,6 +96,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn to_move(board: &Self::Board) -> Seat;
     /// The rules' verdict when the game is over.
     fn verdict(state: &Self::State) -> Option<Verdict>;
+    /// The rule under which the side to move may claim a draw here, in its own words (an
+    /// outside engine that answers with no move while it has moves claims one); `None` when
+    /// the claim would be false.
+    fn claimable_draw(_state: &Self::State) -> Option<&'static str> {
+        None
+    }
     fn is_legal(state: &Self::State, mv: Self::Move) -> bool;
     /// Plays a legal move.
     fn play(state: &mut Self::State, mv: Self::Move);
@@ -171,6 +177,10 @@ pub enum Ending {
     Time,
     /// The loser's engine gave no legal move (the arena never trusts an engine).
     IllegalMove,
+    /// An outside engine claimed a draw (answered with no move) and the rules grant it.
+    ClaimedDraw(&'static str),
+    /// The loser claimed a draw that no rule grants.
+    FalseClaim,
     /// Adjudicated: both engines agreed the loser was lost.
     Resignation,
     /// Adjudicated: both engines agreed the game was level.
@@ -190,6 +200,8 @@ impl std::fmt::Display for Ending {
             Ending::PlyCap => f.write_str("ply cap"),
             Ending::Time => f.write_str("time forfeit"),
             Ending::IllegalMove => f.write_str("illegal move"),
+            Ending::ClaimedDraw(rule) => f.write_str(rule),
+            Ending::FalseClaim => f.write_str("false draw claim"),
             Ending::Resignation => f.write_str("adjudicated loss"),
             Ending::AgreedDraw => f.write_str("adjudicated draw"),
             Ending::Resigned => f.write_str("resignation"),

@@ -79,6 +79,10 @@ impl Game for XiangqiGame {
         })
     }
 
+    fn claimable_draw(state: &Xiangqi) -> Option<&'static str> {
+        state.claimable_draw()
+    }
+
     fn is_legal(state: &Xiangqi, mv: Move) -> bool {
         state.board().is_legal(mv)
     }

@@ -28,6 +28,10 @@ use std::fmt;
 /// Plies without a capture after which the game is drawn.
 pub const NO_CAPTURE_LIMIT: u32 = 120;
 
+/// Plies without a capture after which an engine may claim the draw before the limit: the
+/// 50-move rule many engines play by (ElephantEye answers `nobestmove` there).
+pub const CLAIM_NO_CAPTURE: u32 = 100;
+
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -194,6 +198,21 @@ impl Xiangqi {
             return Some(Outcome::draw(Termination::NoCaptureLimit));
         }
         None
+    }
+
+    /// The rule under which the side to move may claim a draw in this position (an outside
+    /// engine that answers with no move claims one), or `None` when a claim would be false.
+    pub fn claimable_draw(&self) -> Option<&'static str> {
+        let attackers = [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn]
+            .iter()
+            .any(|&r| !self.board.by_role(r).is_empty());
+        if !attackers {
+            Some("draw claimed: no attacking pieces")
+        } else if self.board.halfmoves() >= CLAIM_NO_CAPTURE {
+            Some("draw claimed: 100 plies without capture")
+        } else {
+            None
+        }
     }
 
     /// What each side did through the repetition cycle that ends at the current position,
