@@ -9,6 +9,7 @@ mod evalcache;
 mod fen;
 pub mod game;
 mod movegen;
+mod movepick;
 mod moves;
 pub mod perft;
 pub mod positions;

@@ -1,20 +1,22 @@
 //! The search: iterative deepening over a principal-variation alpha-beta search.
 //!
 //! Aspiration windows; a transposition table (mate scores stored relative to the node);
-//! move ordering by TT move, captures (MVV when the victim is unprotected, MVV/LVA when it is
-//! protected, seed 001), killers and history, generated in stages so that a node cut off
-//! early never generates its quiet moves; quiescence on captures and check evasions;
-//! null-move pruning guarded against zugzwang; check extension; internal iterative
-//! deepening without a TT move; late-move reductions; mate-distance pruning; and the game's
-//! repetition rulings (perpetual check and chase lose) inside the tree.
+//! moves in stages ordered as [`super::movepick`] says (seed 001); quiescence on captures
+//! and check evasions; reverse futility, futility and late-move pruning; null-move pruning
+//! guarded against zugzwang; check extension; internal iterative deepening without a TT
+//! move; late-move reductions; mate-distance pruning; and the game's repetition rulings
+//! (perpetual check and chase lose) inside the tree.
 //!
-//! Nothing here allocates per node, and depth- or node-limited searches are deterministic.
+//! A node is PV or not (`Node`); what the search keeps per ply of its path lives in one
+//! `Frame` per ply. Nothing here allocates per node, and depth- or node-limited searches
+//! are deterministic.
 
 use super::bitboard::Bitboard;
 use super::board::Board;
 use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
-use super::moves::{Move, MoveList};
+use super::movepick::{self, key_move, order_score, pick, Hints, History, Stage, CAPTURE_BASE, PICKED};
+use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
 use super::time::{TimeControl, TimeManager};
 use super::tt::{Bound, Tt};
@@ -109,10 +111,9 @@ pub struct HashSizeError {
 pub struct Searcher {
     weights: Weights,
     tt: Tt,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Box<[[i32; 90]; 14]>,
-    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    history: History,
+    /// One frame per ply of the current path, the root's first.
+    frames: Box<[Frame]>,
     /// The game's reversible history followed by the moves on the current search path.
     path: Vec<Ply>,
     /// Repetitions are not looked for across a null move.
@@ -124,17 +125,12 @@ pub struct Searcher {
     signals: Signals,
     pondering: bool,
     root_first_ok: bool,
-    /// The score of the move at the head of `pv[0]` when the current iteration has put one
+    /// The score of the move at the head of the root's PV when the current iteration has put one
     /// there: a search stopped mid-iteration still plays a move proven better at the new depth.
     root_partial: Option<Score>,
-    /// Material and piece-square sums of the position at each ply of the current path.
-    psq: [Psq; MAX_PLY + 2],
     /// [`Weights::positional_margin`] of the current weights.
     lazy_margin: Score,
     evals: EvalCache,
-    /// Move-ordering keys per ply (see [`order_key`]), kept here so that no node clears a
-    /// fresh array.
-    keys: Box<[[i64; super::moves::MAX_MOVES]; MAX_PLY + 1]>,
 }
 
 impl Searcher {
@@ -144,10 +140,8 @@ impl Searcher {
         Searcher {
             weights,
             tt: Tt::new(tt_mb),
-            killers: [[None; 2]; MAX_PLY + 1],
-            history: Box::new([[0; 90]; 14]),
-            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
+            history: History::new(),
+            frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
             null_floor: 0,
             nodes: 0,
@@ -158,10 +152,8 @@ impl Searcher {
             pondering: false,
             root_first_ok: false,
             root_partial: None,
-            psq: [Psq::default(); MAX_PLY + 2],
             lazy_margin,
             evals: EvalCache::new(),
-            keys: Box::new([[0; super::moves::MAX_MOVES]; MAX_PLY + 1]),
         }
     }
 
@@ -189,8 +181,8 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.evals.clear();
-        self.killers = [[None; 2]; MAX_PLY + 1];
-        *self.history = [[0; 90]; 14];
+        self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
+        self.history.clear();
     }
 
     /// Uses these signals for `stop` and `ponderhit`.
@@ -213,8 +205,8 @@ impl Searcher {
         self.pondering = self.signals.ponder.load(Ordering::Relaxed);
         self.clock = limits.time.map(TimeManager::new);
         self.tt.new_search();
-        self.killers = [[None; 2]; MAX_PLY + 1];
-        self.psq[0] = self.weights.psq(&board);
+        self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
+        self.frames[0].psq = self.weights.psq(&board);
 
         let mut root_moves = board.legal_moves();
         retain(&mut root_moves, |m| !limits.banned.contains(&m));
@@ -253,12 +245,16 @@ impl Searcher {
             let score = self.aspiration(&mut board, depth as i32, previous, &root_moves);
             // A stopped iteration still counts for the move it proved best, if any; the
             // reported depth stays the last one completed.
-            let (score, done) = match (self.aborted, self.root_partial.filter(|_| self.pv_len[0] > 0)) {
+            let (score, done) = match (
+                self.aborted,
+                self.root_partial.filter(|_| self.frames[0].pv_len > 0),
+            ) {
                 (false, _) => (score, depth),
                 (true, Some(partial)) => (partial, result.depth),
                 (true, None) => break,
             };
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            let root = &self.frames[0];
+            let pv: Vec<Move> = root.pv[..root.pv_len].iter().flatten().copied().collect();
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
                 ponder: pv.get(1).copied(),
@@ -334,19 +330,19 @@ impl Searcher {
         root_moves: &MoveList,
     ) -> Score {
         self.nodes += 1;
-        self.pv_len[0] = 0;
+        self.frames[0].pv_len = 0;
         let hash_move = self
             .tt
             .probe(board.hash(), 0, board.halfmoves())
             .and_then(|h| h.mv);
-        let hint = hash_move.or(self.pv[0][0]);
+        let hint = hash_move.or(self.frames[0].pv[0]);
         let n = self.score_moves(board, root_moves, hint, 0, 0, None);
         let mut best = -INFINITY;
         let mut best_move = None;
         let alpha_orig = alpha;
         for i in 0..n {
-            let mv = pick(&mut self.keys[0][..n], i);
-            let score = self.child(board, mv, depth, alpha, beta, 0, i, true);
+            let mv = pick(&mut self.frames[0].keys[..n], i);
+            let score = self.child(board, mv, depth, alpha, beta, 0, i, Node::Pv);
             if self.aborted {
                 return best;
             }
@@ -384,7 +380,7 @@ impl Searcher {
         beta: Score,
         ply: usize,
         index: usize,
-        pv_node: bool,
+        node: Node,
     ) -> Score {
         let quiet = board.piece_at(mv.to()).is_none();
         // Only a child with depth left probes the table (quiescence does not; a check
@@ -393,26 +389,20 @@ impl Searcher {
         if depth > 1 {
             self.tt.prefetch(board.hash_after(mv));
         }
-        self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
+        self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
         let undo = board.make(mv);
         self.path.push(Ply { mv, undo });
         let gives_check = board.in_check();
         if depth == 1 && gives_check {
             self.tt.prefetch(board.hash());
         }
+        let next = &mut self.frames[ply + 1];
+        next.in_check = gives_check;
+        next.after_null = false;
         let score = if index == 0 {
-            -self.negamax(
-                board,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                pv_node,
-                true,
-                gives_check,
-            )
+            -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
-            let killer = self.killers[ply].contains(&Some(mv));
+            let killer = self.frames[ply].killers.contains(&Some(mv));
             let reduction = if depth >= 3 && index >= 3 && quiet && !gives_check && !killer {
                 1 + (index >= 8) as i32 + (depth >= 8) as i32
             } else {
@@ -424,24 +414,13 @@ impl Searcher {
                 -alpha - 1,
                 -alpha,
                 ply + 1,
-                false,
-                true,
-                gives_check,
+                Node::NonPv,
             );
             if s > alpha && reduction > 0 {
-                s = -self.negamax(
-                    board,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    true,
-                    gives_check,
-                );
+                s = -self.negamax(board, depth - 1, -alpha - 1, -alpha, ply + 1, Node::NonPv);
             }
-            if s > alpha && s < beta && pv_node {
-                s = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, true, true, gives_check);
+            if s > alpha && s < beta && node == Node::Pv {
+                s = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, Node::Pv);
             }
             s
         };
@@ -450,7 +429,8 @@ impl Searcher {
         score
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The alpha-beta search of the node at `ply`; the frame at `ply` says whether it is in
+    /// check and whether a null move led to it.
     fn negamax(
         &mut self,
         board: &mut Board,
@@ -458,11 +438,10 @@ impl Searcher {
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
-        pv_node: bool,
-        allow_null: bool,
-        in_check: bool,
+        node: Node,
     ) -> Score {
-        self.pv_len[ply] = 0;
+        let (pv_node, in_check) = (node == Node::Pv, self.frames[ply].in_check);
+        self.frames[ply].pv_len = 0;
         if let Some(score) = self.rule_score(board, ply) {
             return score;
         }
@@ -482,7 +461,7 @@ impl Searcher {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.weights.evaluate_with(board, self.psq[ply]);
+            return self.weights.evaluate_with(board, self.frames[ply].psq);
         }
 
         let hash = board.hash();
@@ -505,7 +484,8 @@ impl Searcher {
         // at once (reverse futility, shallow depths) or lets the opponent move twice (null
         // move). The evaluation is skipped where the material estimate rules both out.
         let prunable = !pv_node && !in_check;
-        let null_allowed = prunable && allow_null && depth >= 3 && has_attackers(board, board.turn());
+        let null_allowed =
+            prunable && !self.frames[ply].after_null && depth >= 3 && has_attackers(board, board.turn());
         let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
         let mut eval = if !(null_allowed || reverse_futile) {
             None
@@ -516,7 +496,7 @@ impl Searcher {
                 beta + RFP_MARGIN * depth
             };
             hit.and_then(|h| h.eval).or_else(|| {
-                let estimate = self.weights.material_estimate(board, self.psq[ply]);
+                let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
@@ -528,20 +508,14 @@ impl Searcher {
         if let Some(eval) = eval.filter(|_| null_allowed) {
             if eval >= beta {
                 let r = 2 + depth / 4;
-                self.psq[ply + 1] = self.psq[ply];
+                self.frames[ply + 1].psq = self.frames[ply].psq;
                 let undo = board.make_null();
                 let floor = std::mem::replace(&mut self.null_floor, self.path.len());
                 // The opponent cannot be in check: it was not before our pass.
-                let score = -self.negamax(
-                    board,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                    false,
-                    false,
-                );
+                let next = &mut self.frames[ply + 1];
+                next.in_check = false;
+                next.after_null = true;
+                let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, Node::NonPv);
                 self.null_floor = floor;
                 board.unmake_null(undo);
                 if self.aborted {
@@ -560,7 +534,7 @@ impl Searcher {
             match eval.or_else(|| hit.and_then(|h| h.eval)) {
                 Some(e) => e <= needed,
                 None => {
-                    let estimate = self.weights.material_estimate(board, self.psq[ply]);
+                    let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
                     if estimate + self.lazy_margin <= needed {
                         true
                     } else if estimate - self.lazy_margin > needed {
@@ -581,7 +555,7 @@ impl Searcher {
 
         // Internal iterative deepening: without a hash move, a shallower search finds one.
         if tt_move.is_none() && pv_node && depth >= 5 {
-            self.negamax(board, depth - 2, alpha, beta, ply, true, false, in_check);
+            self.negamax(board, depth - 2, alpha, beta, ply, Node::Pv);
             if self.aborted {
                 return 0;
             }
@@ -593,49 +567,39 @@ impl Searcher {
         }
 
         let alpha_orig = alpha;
-        let mut node = NodeBest {
+        let mut best = NodeBest {
             score: -INFINITY,
             mv: None,
             alpha,
         };
-        // Moves come in stages, so that a node cut off early never generates the rest: the
-        // hash move; captures that win or trade material; the killers; the quiet moves, then
-        // the losing captures. (Over the bench, four in five nodes that generate moves are
-        // cut off by a capture or a killer.) In check, all evasions at once.
+        // Moves come in stages (see [`movepick`]), so that a node cut off early never
+        // generates the rest. (Over the bench, four in five nodes that generate moves are
+        // cut off by a capture or a killer.)
         let mut stage = StageSearch {
             depth,
             beta,
             ply,
-            pv_node,
+            node,
             skip: [None; 3],
             searched: 0,
             futile,
             quiet_limit,
             quiets: 0,
             check_zone: check_zone(board),
+            captures: 0..0,
         };
         let mut flow = Flow::Rest(0);
-        if let Some(mv) = tt_move {
-            flow = self
-                .search_move(board, &mut node, &mut stage, mv, 0..0)
-                .unwrap_or(Flow::Rest(0));
-            stage.skip[0] = Some(mv);
-        }
-        if let Flow::Rest(_) = flow {
-            flow = if in_check {
-                let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
-                let n = self.score_moves(board, &evasions, tt_move, ply, 0, None);
-                self.search_stage(board, &mut node, &mut stage, 0..n, None)
-            } else {
-                self.search_stages(board, &mut node, &mut stage)
-            };
+        let mut next = Some(Stage::HashMove);
+        while let (Flow::Rest(_), Some(kind)) = (&flow, next) {
+            flow = self.search_stage(board, &mut best, &mut stage, kind, tt_move);
+            next = kind.next(in_check);
         }
         match flow {
             Flow::Aborted => return 0,
             Flow::Cut => {
                 self.tt
-                    .store(hash, ply, node.mv, node.score, depth, Bound::Lower, eval);
-                return node.score;
+                    .store(hash, ply, best.mv, best.score, depth, Bound::Lower, eval);
+                return best.score;
             }
             Flow::Rest(_) if stage.searched == 0 => {
                 // Checkmated or stalemated: both lose in Xiangqi.
@@ -646,13 +610,13 @@ impl Searcher {
         self.tt.store(
             hash,
             ply,
-            node.mv,
-            node.score,
+            best.mv,
+            best.score,
             depth,
-            bound_of(node.score, alpha_orig, beta),
+            bound_of(best.score, alpha_orig, beta),
             eval,
         );
-        node.score
+        best.score
     }
 
     fn quiescence(
@@ -663,12 +627,12 @@ impl Searcher {
         ply: usize,
         in_check: bool,
     ) -> Score {
-        self.pv_len[ply] = 0;
+        self.frames[ply].pv_len = 0;
         if self.tick() {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return self.weights.evaluate_with(board, self.psq[ply]);
+            return self.weights.evaluate_with(board, self.frames[ply].psq);
         }
         let mut best = -INFINITY;
         let moves = if in_check {
@@ -680,7 +644,7 @@ impl Searcher {
             all
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
-            let estimate = self.weights.material_estimate(board, self.psq[ply]);
+            let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
             if estimate - self.lazy_margin >= beta {
                 return estimate - self.lazy_margin;
             }
@@ -707,13 +671,13 @@ impl Searcher {
             captures
         };
         for i in 0..moves.len() {
-            let mv = pick(&mut self.keys[ply][..moves.len()], i);
+            let mv = pick(&mut self.frames[ply].keys[..moves.len()], i);
             // Out of check, captures that lose material (a protected piece worth less than the
             // capturer) are left out.
-            if !in_check && order_score(self.keys[ply][i]) < CAPTURE_BASE {
+            if !in_check && order_score(self.frames[ply].keys[i]) < CAPTURE_BASE {
                 break;
             }
-            self.psq[ply + 1] = self.weights.psq_after(board, mv, self.psq[ply]);
+            self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
             let undo = board.make(mv);
             let gives_check = board.in_check();
             let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check);
@@ -737,7 +701,7 @@ impl Searcher {
     /// The evaluation of the position at `ply` and both sides' attack maps.
     #[inline]
     fn evaluate(&mut self, board: &Board, ply: usize) -> (Score, [Bitboard; 2]) {
-        let (weights, psq) = (&self.weights, self.psq[ply]);
+        let (weights, psq) = (&self.weights, self.frames[ply].psq);
         self.evals
             .get_or(board.hash(), || weights.evaluate_with_attacks(board, psq))
     }
@@ -837,13 +801,14 @@ impl Searcher {
         true
     }
 
+    /// Makes `mv` followed by the child's PV this ply's PV.
     fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
-        self.pv[ply][0] = Some(mv);
-        for i in 0..child_len.min(MAX_PLY - 1) {
-            self.pv[ply][i + 1] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len.min(MAX_PLY - 1) + 1;
+        let (here, below) = self.frames.split_at_mut(ply + 1);
+        let (frame, child) = (&mut here[ply], &below[0]);
+        let len = if ply < MAX_PLY { child.pv_len } else { 0 }.min(MAX_PLY - 1);
+        frame.pv[0] = Some(mv);
+        frame.pv[1..=len].copy_from_slice(&child.pv[..len]);
+        frame.pv_len = len + 1;
     }
 
     /// Rewards the quiet move `mv` that cut off (killer, history) and penalises the quiet
@@ -858,21 +823,19 @@ impl Searcher {
         tried: Range<usize>,
         earlier: [Option<Move>; 3],
     ) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
+        if self.frames[ply].killers[0] != Some(mv) {
+            self.frames[ply].killers[1] = self.frames[ply].killers[0];
+            self.frames[ply].killers[0] = Some(mv);
         }
         let bonus = (depth * depth).min(400);
         let history = &mut self.history;
         let mut update = |m: Move, delta: i32| {
             if let Some(p) = board.piece_at(m.from()) {
-                let h = &mut history[p.index()][m.to().index()];
-                // Gravity keeps history within ±HISTORY_MAX.
-                *h += delta - *h * delta.abs() / HISTORY_MAX;
+                history.update(p, m, delta);
             }
         };
         update(mv, bonus);
-        let tried_keys = self.keys[ply][tried].iter().map(|&k| key_move(k));
+        let tried_keys = self.frames[ply].keys[tried].iter().map(|&k| key_move(k));
         for m in tried_keys.chain(earlier.into_iter().flatten()) {
             if board.piece_at(m.to()).is_none() {
                 update(m, -bonus);
@@ -880,34 +843,67 @@ impl Searcher {
         }
     }
 
-    /// Out of check: the capture, killer and quiet stages (see [`Searcher::negamax`]).
-    fn search_stages(&mut self, board: &mut Board, node: &mut NodeBest, stage: &mut StageSearch) -> Flow {
+    /// Searches one stage of a node's moves (see [`movepick::Stage`]).
+    fn search_stage(
+        &mut self,
+        board: &mut Board,
+        node: &mut NodeBest,
+        stage: &mut StageSearch,
+        kind: Stage,
+        tt_move: Option<Move>,
+    ) -> Flow {
         let ply = stage.ply;
-        // Every enemy piece is a possible victim here, too many to look up one by one as
-        // quiescence does: generating each piece's targets, masked, is cheaper.
-        let captures = board.legal_moves_to_in(board.by_color(board.turn().flip()), false);
-        let n_captures = self.score_moves(board, &captures, None, ply, 0, None);
-        let losing = match self.search_stage(board, node, stage, 0..n_captures, Some(CAPTURE_BASE)) {
-            Flow::Rest(at) => at,
-            flow => return flow,
-        };
-        let mut n_killers = 0;
-        for killer in self.killers[ply].into_iter().flatten() {
-            if Some(killer) == stage.skip[0]
-                || board.piece_at(killer.to()).is_some()
-                || !board.is_legal(killer)
-            {
-                continue;
+        match kind {
+            Stage::HashMove => {
+                let Some(mv) = tt_move else {
+                    return Flow::Rest(0);
+                };
+                let flow = self.search_move(board, node, stage, mv, 0..0);
+                stage.skip[0] = Some(mv);
+                flow.unwrap_or(Flow::Rest(0))
             }
-            if let Some(flow) = self.search_move(board, node, stage, killer, 0..0) {
-                return flow;
+            Stage::Evasions => {
+                let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
+                let n = self.score_moves(board, &evasions, tt_move, ply, 0, None);
+                self.search_keys(board, node, stage, 0..n, None)
             }
-            stage.skip[1 + n_killers] = Some(killer);
-            n_killers += 1;
+            Stage::GoodCaptures => {
+                // Every enemy piece is a possible victim here, too many to look up one by one
+                // as quiescence does: generating each piece's targets, masked, is cheaper.
+                let captures = board.legal_moves_to_in(board.by_color(board.turn().flip()), false);
+                let n = self.score_moves(board, &captures, None, ply, 0, None);
+                let flow = self.search_keys(board, node, stage, 0..n, Some(CAPTURE_BASE));
+                if let Flow::Rest(losing) = flow {
+                    stage.captures = losing..n;
+                }
+                flow
+            }
+            Stage::Killers => {
+                let mut n_killers = 0;
+                for killer in self.frames[ply].killers.into_iter().flatten() {
+                    if Some(killer) == stage.skip[0]
+                        || board.piece_at(killer.to()).is_some()
+                        || !board.is_legal(killer)
+                    {
+                        continue;
+                    }
+                    if let Some(flow) = self.search_move(board, node, stage, killer, 0..0) {
+                        return flow;
+                    }
+                    stage.skip[1 + n_killers] = Some(killer);
+                    n_killers += 1;
+                }
+                Flow::Rest(0)
+            }
+            Stage::QuietsAndBadCaptures => {
+                // The quiet moves' keys follow the captures', so that the losing captures,
+                // left in place by their stage, sort after them.
+                let quiets = board.legal_moves_to_in(!board.occupied(), false);
+                let end = stage.captures.end;
+                let n = self.score_moves(board, &quiets, None, ply, end, None);
+                self.search_keys(board, node, stage, stage.captures.start..end + n, None)
+            }
         }
-        let quiets = board.legal_moves_to_in(!board.occupied(), false);
-        let n_quiets = self.score_moves(board, &quiets, None, ply, n_captures, None);
-        self.search_stage(board, node, stage, losing..n_captures + n_quiets, None)
     }
 
     /// Searches one move of a node and takes its score into the node's best; `Some` when the
@@ -931,7 +927,7 @@ impl Searcher {
             stage.beta,
             ply,
             stage.searched,
-            stage.pv_node,
+            stage.node,
         );
         stage.searched += 1;
         stage.quiets += quiet as usize;
@@ -946,7 +942,7 @@ impl Searcher {
             stage.beta,
             ply,
             depth,
-            stage.pv_node,
+            stage.node == Node::Pv,
             quiet,
             tried,
             stage.skip,
@@ -957,7 +953,7 @@ impl Searcher {
     /// Searches the moves whose ordering keys are `range` of this ply's keys, best first,
     /// skipping those searched in an earlier stage. With a `floor`, stops at the first move
     /// scored below it and returns where (the rest stays in place for a later stage).
-    fn search_stage(
+    fn search_keys(
         &mut self,
         board: &mut Board,
         node: &mut NodeBest,
@@ -967,8 +963,11 @@ impl Searcher {
     ) -> Flow {
         let ply = stage.ply;
         for i in range.clone() {
-            let mv = pick(&mut self.keys[ply][range.start..range.end], i - range.start);
-            if floor.is_some_and(|f| order_score(self.keys[ply][i]) < f) {
+            let mv = pick(
+                &mut self.frames[ply].keys[range.start..range.end],
+                i - range.start,
+            );
+            if floor.is_some_and(|f| order_score(self.frames[ply].keys[i]) < f) {
                 return Flow::Rest(i);
             }
             if stage.skip.contains(&Some(mv)) {
@@ -981,7 +980,7 @@ impl Searcher {
             // loading its child's table entry while this move is searched.
             if i - range.start >= PICKED && i + 1 < range.end && stage.depth > 1 {
                 self.tt
-                    .prefetch(board.hash_after(key_move(self.keys[ply][i + 1])));
+                    .prefetch(board.hash_after(key_move(self.frames[ply].keys[i + 1])));
             }
             if let Some(flow) = self.search_move(board, node, stage, mv, range.start..i) {
                 return flow;
@@ -990,9 +989,8 @@ impl Searcher {
         Flow::Rest(range.end)
     }
 
-    /// Ordering scores (seed 001): hash move; captures, by victim value alone when the victim
-    /// is unprotected and by victim then attacker when it is protected, with losing captures
-    /// last; killers; then history.
+    /// Writes the ordering keys of `moves` into this ply's keys from `offset` on (see
+    /// [`movepick::score_moves`]); returns their number.
     fn score_moves(
         &mut self,
         board: &Board,
@@ -1002,99 +1000,60 @@ impl Searcher {
         offset: usize,
         defended: Option<Bitboard>,
     ) -> usize {
-        let out = &mut self.keys[ply][offset..];
-        // A victim is protected if the opponent attacks its point now (x-rays aside): from the
-        // caller's attack map when it has one, else looked up for that point alone.
-        for (i, &mv) in moves.iter().enumerate() {
-            let score = if Some(mv) == hash_move {
-                HASH_MOVE
-            } else if let Some(victim) = board.piece_at(mv.to()) {
-                let attacker = board.piece_at(mv.from()).expect("a move starts on a piece");
-                let v = self.weights.value(victim.role);
-                let a = if attacker.role == Role::King {
-                    0
-                } else {
-                    self.weights.value(attacker.role)
-                };
-                let protected = match defended {
-                    Some(map) => map.contains(mv.to()),
-                    None => board.attackers_of(board.turn().flip(), mv.to()).any(),
-                };
-                if !protected {
-                    CAPTURE_BASE + 16 * v
-                } else if v >= a {
-                    CAPTURE_BASE + 16 * v - a / 16
-                } else {
-                    BAD_CAPTURE + v - a
-                }
-            } else if self.killers[ply][0] == Some(mv) {
-                KILLER_1
-            } else if self.killers[ply][1] == Some(mv) {
-                KILLER_2
-            } else {
-                let p = board.piece_at(mv.from()).expect("a move starts on a piece");
-                self.history[p.index()][mv.to().index()]
-            };
-            out[i] = order_key(score, i, mv);
-        }
-        moves.len()
+        let hints = Hints {
+            hash_move,
+            killers: self.frames[ply].killers,
+        };
+        let out = &mut self.frames[ply].keys[offset..];
+        movepick::score_moves(board, &self.weights, &self.history, hints, moves, defended, out)
     }
 }
 
-const HASH_MOVE: i32 = 100_000_000;
-const CAPTURE_BASE: i32 = 10_000_000;
-const KILLER_1: i32 = 9_000_000;
-const KILLER_2: i32 = 8_999_999;
-const HISTORY_MAX: i32 = 1 << 20;
-const BAD_CAPTURE: i32 = -10_000_000;
+/// Whether a node is on the principal variation (searched with an open window) or is
+/// expected to fail high or low (a null window), where pruning is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Node {
+    Pv,
+    NonPv,
+}
+
+/// What the search keeps for one ply of the current path.
+#[derive(Clone)]
+struct Frame {
+    /// Material and piece-square sums of the position.
+    psq: Psq,
+    /// The two quiet moves that last cut off at this ply.
+    killers: [Option<Move>; 2],
+    /// The principal variation from here: its first `pv_len` moves.
+    pv: [Option<Move>; MAX_PLY + 1],
+    pv_len: usize,
+    /// Whether the side to move is in check, and whether a null move led here.
+    in_check: bool,
+    after_null: bool,
+    /// Move-ordering keys (see [`movepick::order_key`]), kept here so that no node clears
+    /// a fresh array.
+    keys: [i64; MAX_MOVES],
+}
+
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            psq: Psq::default(),
+            killers: [None; 2],
+            pv: [None; MAX_PLY + 1],
+            pv_len: 0,
+            in_check: false,
+            after_null: false,
+            keys: [0; MAX_MOVES],
+        }
+    }
+}
 
 /// The best score and move found so far at a node, and its raised alpha.
 struct NodeBest {
     score: Score,
     mv: Option<Move>,
     alpha: Score,
-}
-
-/// A move, its ordering score and its place in the generated list packed into one integer
-/// that sorts like the score, ties going to the move generated first. Ordering moves is
-/// then sorting plain integers.
-#[inline]
-fn order_key(score: i32, index: usize, mv: Move) -> i64 {
-    (score as i64) << 24 | ((super::moves::MAX_MOVES - 1 - index) as i64) << 16 | mv.raw() as i64
-}
-
-#[inline]
-fn order_score(key: i64) -> i32 {
-    (key >> 24) as i32
-}
-
-/// The move packed in an ordering key.
-#[inline]
-fn key_move(key: i64) -> Move {
-    Move::from_raw(key as u16).expect("an ordering key holds a move")
-}
-
-/// How many moves [`pick`] selects one by one before it sorts the rest.
-const PICKED: usize = 3;
-
-/// Puts the best of `keys[i..]` at `i` and returns its move, so that `keys[..=i]` lists
-/// the moves in the order tried. The first few are picked one by one (most cut-offs come
-/// early); past them, the rest is sorted once.
-#[inline]
-fn pick(keys: &mut [i64], i: usize) -> Move {
-    let n = keys.len();
-    if i < PICKED {
-        let mut best = i;
-        for j in i + 1..n {
-            if keys[j] > keys[best] {
-                best = j;
-            }
-        }
-        keys.swap(i, best);
-    } else if i == PICKED {
-        keys[PICKED..n].sort_unstable_by(|a, b| b.cmp(a));
-    }
-    key_move(keys[i])
 }
 
 /// How a stage of a node's moves ended.
@@ -1112,7 +1071,7 @@ struct StageSearch {
     depth: i32,
     beta: Score,
     ply: usize,
-    pv_node: bool,
+    node: Node,
     /// Moves already searched in an earlier stage: the hash move and the killers.
     skip: [Option<Move>; 3],
     /// Moves searched so far (late-move reductions grow with it).
@@ -1125,6 +1084,8 @@ struct StageSearch {
     quiets: usize,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
     check_zone: Bitboard,
+    /// This ply's keys of the captures left for the last stage (the losing ones).
+    captures: Range<usize>,
 }
 
 impl StageSearch {
