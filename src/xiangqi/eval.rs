@@ -198,8 +198,9 @@ pub fn specs() -> &'static [Spec] {
 pub fn describe(name: &str) -> String {
     if let Some(rest) = name.strip_prefix("pst_") {
         if let Some((role, point)) = rest.split_once('_') {
+            let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
             return format!(
-                "piece-square value of a {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)"
+                "piece-square value of {article} {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)"
             );
         }
     }
