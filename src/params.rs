@@ -19,6 +19,9 @@ pub struct Spec {
     pub max: i32,
     /// Genes (bits) that encode the value in a chromosome; 0 means never evolved (fixed).
     pub bits: u32,
+    /// A setting of the search or the clock rather than an evaluation weight: it keeps its
+    /// default in random players and is evolved only when a configuration names it.
+    pub knob: bool,
 }
 
 impl Spec {
@@ -123,13 +126,13 @@ impl Params {
         Ok(Params { specs, values })
     }
 
-    /// Every evolvable parameter drawn uniformly from its range (fixed ones at their
-    /// defaults): the "random player" of the paper's experiments.
+    /// Every evolvable evaluation parameter drawn uniformly from its range (fixed ones and
+    /// knobs at their defaults): the "random player" of the paper's experiments.
     pub fn random(specs: &'static [Spec], rng: &mut impl rand::Rng) -> Params {
         let values = specs
             .iter()
             .map(|s| {
-                if s.bits == 0 {
+                if s.bits == 0 || s.knob {
                     s.default
                 } else {
                     rng.gen_range(s.min..=s.max)
@@ -294,6 +297,7 @@ mod tests {
             min: 10_000,
             max: 10_000,
             bits: 0,
+            knob: false,
         },
         Spec {
             name: "rook",
@@ -301,6 +305,7 @@ mod tests {
             min: 600,
             max: 1400,
             bits: 8,
+            knob: false,
         },
         Spec {
             name: "pawn",
@@ -308,6 +313,7 @@ mod tests {
             min: 0,
             max: 7,
             bits: 3,
+            knob: false,
         },
     ];
 

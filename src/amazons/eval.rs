@@ -25,6 +25,7 @@ const fn spec(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -
         min,
         max,
         bits,
+        knob: false,
     }
 }
 

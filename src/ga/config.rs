@@ -293,7 +293,10 @@ impl Config {
         let mut chosen = vec![false; specs.len()];
         for pattern in &self.evolve {
             let matches: Vec<usize> = if pattern == "all" {
-                (0..specs.len()).filter(|&i| specs[i].bits > 0).collect()
+                // Every evaluation parameter: the search's knobs only when named.
+                (0..specs.len())
+                    .filter(|&i| specs[i].bits > 0 && !specs[i].knob)
+                    .collect()
             } else if let Some(prefix) = pattern.strip_suffix('*') {
                 (0..specs.len())
                     .filter(|&i| specs[i].name.starts_with(prefix) && specs[i].bits > 0)
@@ -497,6 +500,34 @@ mod tests {
         assert_eq!(evolved.len(), 1 + 50);
         assert_eq!(c.rates, Rates::default());
         assert_eq!(c.environment(3).nodes, 300);
+    }
+
+    #[test]
+    fn all_means_the_evaluation_and_knobs_are_evolved_only_when_named() {
+        let evolve = |list: &str| {
+            let c = config(&OK.replace(r#"["rook","pst_horse_*"]"#, list)).unwrap();
+            let names: Vec<&str> = c
+                .evolved(specs())
+                .unwrap()
+                .iter()
+                .map(|&i| specs()[i].name)
+                .collect();
+            names
+        };
+        let all = evolve(r#"["all"]"#);
+        assert!(all.contains(&"rook") && all.contains(&"pst_pawn_e9"));
+        assert!(!all.iter().any(|n| specs().iter().any(|s| s.knob && s.name == *n)));
+        assert_eq!(
+            evolve(r#"["search_*","time_moves_left"]"#),
+            [
+                "search_rfp_margin",
+                "search_futility_margin",
+                "search_lmp_base",
+                "search_null_reduction",
+                "search_aspiration_window",
+                "time_moves_left"
+            ]
+        );
     }
 
     #[test]

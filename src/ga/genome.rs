@@ -209,6 +209,7 @@ mod tests {
             min: 100,
             max: 100,
             bits: 0,
+            knob: false,
         },
         Spec {
             name: "a",
@@ -216,6 +217,7 @@ mod tests {
             min: 0,
             max: 7,
             bits: 3,
+            knob: false,
         },
         Spec {
             name: "b",
@@ -223,6 +225,7 @@ mod tests {
             min: 500,
             max: 1500,
             bits: 4,
+            knob: false,
         },
     ];
 

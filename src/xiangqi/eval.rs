@@ -14,6 +14,7 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::Board;
+use super::knobs::{self, Knobs};
 use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
 use crate::params::{Params, Spec};
@@ -38,6 +39,7 @@ macro_rules! scalar_specs {
             min: $min,
             max: $max,
             bits: $bits,
+            knob: false,
         },)*];
     };
 }
@@ -184,8 +186,10 @@ static SPECS: LazyLock<Vec<Spec>> = LazyLock::new(|| {
             min: -100,
             max: 100,
             bits: 7,
+            knob: false,
         });
     }
+    v.extend(knobs::SPECS);
     v
 });
 
@@ -196,6 +200,9 @@ pub fn specs() -> &'static [Spec] {
 
 /// A parameter's meaning in one line.
 pub fn describe(name: &str) -> String {
+    if let Some(meaning) = knobs::describe(name) {
+        return meaning.to_string();
+    }
     if let Some(rest) = name.strip_prefix("pst_") {
         if let Some((role, point)) = rest.split_once('_') {
             let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
@@ -251,7 +258,7 @@ pub fn material_only_params() -> Params {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            if material.iter().any(|&m| m as usize == i) {
+            if s.knob || material.iter().any(|&m| m as usize == i) {
                 s.default
             } else {
                 0.clamp(s.min, s.max)
@@ -273,6 +280,7 @@ pub struct Weights {
     mg: Box<[[[i32; 90]; 7]; 2]>,
     eg: Box<[[[i32; 90]; 7]; 2]>,
     scalar: [i32; SCALAR_COUNT],
+    knobs: Knobs,
 }
 
 const SCALAR_COUNT: usize = S::tempo as usize + 1;
@@ -326,7 +334,19 @@ impl Weights {
                 }
             }
         }
-        Weights { mg, eg, scalar }
+        let knobs = Knobs::new(&v[SCALAR_COUNT + PST_POINTS.len()..]);
+        Weights {
+            mg,
+            eg,
+            scalar,
+            knobs,
+        }
+    }
+
+    /// The search's and the clock's settings.
+    #[inline]
+    pub fn knobs(&self) -> &Knobs {
+        &self.knobs
     }
 
     #[inline]
@@ -551,7 +571,10 @@ mod tests {
     fn the_parameter_list_lines_up() {
         check_specs(specs()).unwrap();
         assert_eq!(SCALAR_COUNT, SCALARS.len());
-        assert_eq!(specs().len(), SCALARS.len() + PST_POINTS.len());
+        assert_eq!(
+            specs().len(),
+            SCALARS.len() + PST_POINTS.len() + knobs::SPECS.len()
+        );
         // Reachable points only: king 6, advisor 3, elephant 4, horse/rook/cannon 50, pawn 31.
         assert_eq!(PST_POINTS.len(), 6 + 3 + 4 + 150 + 31);
         assert_eq!(specs()[S::king as usize].bits, 0, "the king is never evolved");

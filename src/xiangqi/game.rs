@@ -123,7 +123,8 @@ impl Engine<XiangqiGame> for Searcher {
                     time: Some(control),
                     ..Limits::default()
                 };
-                (limits, Some(TimeManager::new(control).expected()))
+                let planned = TimeManager::new(control, self.weights().knobs().time).expected();
+                (limits, Some(planned))
             }
         };
         let result = self.search(state, &limits, |_| {});

@@ -8,6 +8,7 @@ pub mod eval;
 mod evalcache;
 mod fen;
 pub mod game;
+pub mod knobs;
 mod movegen;
 mod movepick;
 mod moves;

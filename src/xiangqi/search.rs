@@ -15,6 +15,7 @@ use super::bitboard::Bitboard;
 use super::board::Board;
 use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
+use super::knobs::Knobs;
 use super::movepick::{self, key_move, order_score, pick, Hints, History, Stage, CAPTURE_BASE, PICKED};
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
@@ -29,17 +30,16 @@ use std::time::{Duration, Instant};
 use super::score::INFINITY;
 pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
 /// Reverse futility pruning: up to this depth, a node whose static evaluation beats beta by
-/// `RFP_MARGIN` a ply is cut without a search. (Against random weights at 2,000 nodes a move,
-/// margins of 50, 80, 120 and 200 scored 95.4, 95.7, 95.1 and 94.9%; depth 5 scored 95.2%.)
+/// the RFP margin ([`Knobs`]) a ply is cut without a search. (Against random weights at 2,000
+/// nodes a move, margins of 50, 80, 120 and 200 scored 95.4, 95.7, 95.1 and 94.9%; depth 5
+/// scored 95.2%.)
 const RFP_DEPTH: i32 = 3;
-const RFP_MARGIN: Score = 80;
 /// Futility pruning: up to this depth, off the principal variation and out of check, when
-/// the static evaluation plus `FUTILITY_MARGIN` a ply cannot reach alpha, quiet moves that
+/// the static evaluation plus the futility margin a ply cannot reach alpha, quiet moves that
 /// cannot give check are not searched (after the first move).
 const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: Score = 110;
-/// Late-move pruning: up to this depth, past `3 + 2 depth^2` quiet moves, the remaining quiet
-/// moves that cannot give check are not searched.
+/// Late-move pruning: up to this depth, past `base + 2 depth^2` quiet moves, the remaining
+/// quiet moves that cannot give check are not searched.
 const LMP_DEPTH: i32 = 3;
 
 /// What limits a search. With no limit at all the search runs until stopped.
@@ -110,6 +110,8 @@ pub struct HashSizeError {
 /// A searcher with its own tables. One per game or per thread: it shares nothing.
 pub struct Searcher {
     weights: Weights,
+    /// The weights' search and clock settings, copied out for the hot paths.
+    knobs: Knobs,
     tt: Tt,
     history: History,
     /// One frame per ply of the current path, the root's first.
@@ -138,6 +140,7 @@ impl Searcher {
     pub fn new(weights: Weights, tt_mb: usize) -> Searcher {
         let lazy_margin = weights.positional_margin();
         Searcher {
+            knobs: *weights.knobs(),
             weights,
             tt: Tt::new(tt_mb),
             history: History::new(),
@@ -163,6 +166,7 @@ impl Searcher {
 
     pub fn set_weights(&mut self, weights: Weights) {
         self.lazy_margin = weights.positional_margin();
+        self.knobs = *weights.knobs();
         self.weights = weights;
         self.evals.clear();
     }
@@ -203,7 +207,8 @@ impl Searcher {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.aborted = false;
         self.pondering = self.signals.ponder.load(Ordering::Relaxed);
-        self.clock = limits.time.map(TimeManager::new);
+        let time_knobs = self.knobs.time;
+        self.clock = limits.time.map(|control| TimeManager::new(control, time_knobs));
         self.tt.new_search();
         self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
         self.frames[0].psq = self.weights.psq(&board);
@@ -299,7 +304,7 @@ impl Searcher {
     }
 
     fn aspiration(&mut self, board: &mut Board, depth: i32, previous: Score, root_moves: &MoveList) -> Score {
-        let mut window = 40;
+        let mut window = self.knobs.aspiration_window;
         let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
             (previous - window, previous + window)
         } else {
@@ -493,7 +498,7 @@ impl Searcher {
             let needed = if null_allowed {
                 beta
             } else {
-                beta + RFP_MARGIN * depth
+                beta + self.knobs.rfp_margin * depth
             };
             hit.and_then(|h| h.eval).or_else(|| {
                 let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
@@ -501,13 +506,14 @@ impl Searcher {
             })
         };
         if let Some(eval) = eval {
-            if reverse_futile && eval - RFP_MARGIN * depth >= beta {
-                return eval - RFP_MARGIN * depth;
+            let margin = self.knobs.rfp_margin * depth;
+            if reverse_futile && eval - margin >= beta {
+                return eval - margin;
             }
         }
         if let Some(eval) = eval.filter(|_| null_allowed) {
             if eval >= beta {
-                let r = 2 + depth / 4;
+                let r = self.knobs.null_reduction + depth / 4;
                 self.frames[ply + 1].psq = self.frames[ply].psq;
                 let undo = board.make_null();
                 let floor = std::mem::replace(&mut self.null_floor, self.path.len());
@@ -530,7 +536,7 @@ impl Searcher {
         // Futility: far enough below alpha, quiet moves cannot bring the score back. The lazy
         // bounds settle most nodes without the full evaluation.
         let futile = prunable && depth <= FUTILITY_DEPTH && alpha.abs() < MATE_BOUND && {
-            let needed = alpha - FUTILITY_MARGIN * depth;
+            let needed = alpha - self.knobs.futility_margin * depth;
             match eval.or_else(|| hit.and_then(|h| h.eval)) {
                 Some(e) => e <= needed,
                 None => {
@@ -548,7 +554,7 @@ impl Searcher {
             }
         };
         let quiet_limit = if prunable && depth <= LMP_DEPTH {
-            (3 + 2 * depth * depth) as usize
+            (self.knobs.lmp_base + 2 * depth * depth) as usize
         } else {
             usize::MAX
         };

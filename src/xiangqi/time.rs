@@ -6,6 +6,7 @@
 //! previous one: a drop of up to 3% of a rook allows 2 Et, up to 7% allows 4 Et, more allows
 //! Mt. A single reply or an obvious recapture needs much less.
 
+use super::knobs::TimeKnobs;
 use std::time::{Duration, Instant};
 
 /// How the clock stands for the side to move.
@@ -22,11 +23,6 @@ pub enum TimeControl {
     },
 }
 
-/// Moves assumed left in a sudden-death game when budgeting. (Middlegame games last about
-/// 68 moves a side; with 25 the engine was down to its increment by move 30.)
-const SUDDEN_DEATH_MOVES: u32 = 32;
-/// The hard cap never takes more than this share of the usable clock (plus the increment).
-const HARD_SHARE: u32 = 5;
 /// A new iteration starts only while this share (in tenths) of the target is left unspent:
 /// one that cannot finish is mostly wasted.
 const NEW_ITERATION_TENTHS: u32 = 6;
@@ -44,8 +40,11 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// A budget starting now.
-    pub fn new(control: TimeControl) -> TimeManager {
+    /// A budget starting now. `knobs.moves_left` is the moves assumed left in a sudden-death
+    /// game (middlegame games last about 68 moves a side; assuming 25, the engine was down to
+    /// its increment by move 30); the hard cap never takes more than the usable clock divided
+    /// by `knobs.hard_share`, plus the increment.
+    pub fn new(control: TimeControl, knobs: TimeKnobs) -> TimeManager {
         let (expected, hard) = match control {
             TimeControl::MoveTime(t) => {
                 let t = t
@@ -61,9 +60,11 @@ impl TimeManager {
                 let usable = left.saturating_sub(RESERVE + left / 20);
                 let expected = match moves_to_go {
                     Some(n) if n > 0 => left / n.min(60) + increment / 2,
-                    _ => increment + left / SUDDEN_DEATH_MOVES,
+                    _ => increment + left / knobs.moves_left,
                 };
-                let hard = (expected * 4).min(usable / HARD_SHARE + increment).min(usable);
+                let hard = (expected * 4)
+                    .min(usable / knobs.hard_share + increment)
+                    .min(usable);
                 (expected.min(hard), hard)
             }
         };
@@ -148,44 +149,62 @@ mod tests {
 
     #[test]
     fn budgets_stay_inside_the_clock() {
-        let sd = TimeManager::new(TimeControl::Clock {
-            left: ms(60_000),
-            increment: ms(0),
-            moves_to_go: None,
-        });
-        assert_eq!(sd.expected(), ms(60_000) / SUDDEN_DEATH_MOVES);
+        let sd = TimeManager::new(
+            TimeControl::Clock {
+                left: ms(60_000),
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            TimeKnobs::default(),
+        );
+        assert_eq!(sd.expected(), ms(60_000) / TimeKnobs::default().moves_left);
         assert!(sd.hard() >= sd.expected() && sd.hard() < ms(60_000) / 2);
-        let inc = TimeManager::new(TimeControl::Clock {
-            left: ms(2000),
-            increment: ms(100),
-            moves_to_go: None,
-        });
-        assert_eq!(inc.expected(), ms(100) + ms(2000) / SUDDEN_DEATH_MOVES);
+        let inc = TimeManager::new(
+            TimeControl::Clock {
+                left: ms(2000),
+                increment: ms(100),
+                moves_to_go: None,
+            },
+            TimeKnobs::default(),
+        );
+        assert_eq!(
+            inc.expected(),
+            ms(100) + ms(2000) / TimeKnobs::default().moves_left
+        );
         assert!(inc.hard() <= ms(2000) - RESERVE);
-        let period = TimeManager::new(TimeControl::Clock {
-            left: ms(30_000),
-            increment: ms(0),
-            moves_to_go: Some(10),
-        });
+        let period = TimeManager::new(
+            TimeControl::Clock {
+                left: ms(30_000),
+                increment: ms(0),
+                moves_to_go: Some(10),
+            },
+            TimeKnobs::default(),
+        );
         assert_eq!(period.expected(), ms(3000));
         // Almost no time left: still a positive budget below what is left.
-        let flag = TimeManager::new(TimeControl::Clock {
-            left: ms(40),
-            increment: ms(0),
-            moves_to_go: None,
-        });
+        let flag = TimeManager::new(
+            TimeControl::Clock {
+                left: ms(40),
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            TimeKnobs::default(),
+        );
         assert!(flag.hard() < ms(40));
-        let fixed = TimeManager::new(TimeControl::MoveTime(ms(500)));
+        let fixed = TimeManager::new(TimeControl::MoveTime(ms(500)), TimeKnobs::default());
         assert_eq!(fixed.hard(), fixed.expected());
     }
 
     #[test]
     fn score_drops_extend_the_target() {
-        let mut tm = TimeManager::new(TimeControl::Clock {
-            left: ms(100_000),
-            increment: ms(0),
-            moves_to_go: None,
-        });
+        let mut tm = TimeManager::new(
+            TimeControl::Clock {
+                left: ms(100_000),
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            TimeKnobs::default(),
+        );
         let et = tm.expected();
         tm.after_iteration(100, 110, 900);
         assert_eq!(tm.target(), et);

@@ -1,0 +1,96 @@
+//! The search's and the clock's settings (margins, reductions, the aspiration window, the
+//! time budget), declared as tunable parameters beside the evaluation's: they stay at their
+//! defaults unless a tuner names them (`all` in a run configuration means the evaluation).
+
+use crate::params::Spec;
+
+const fn knob(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
+    Spec {
+        name,
+        default,
+        min,
+        max,
+        bits,
+        knob: true,
+    }
+}
+
+/// The knobs in the order [`Knobs::new`] reads them.
+pub(super) const SPECS: [Spec; 7] = [
+    knob("search_rfp_margin", 80, 20, 300, 7),
+    knob("search_futility_margin", 110, 30, 400, 8),
+    knob("search_lmp_base", 3, 1, 16, 4),
+    knob("search_null_reduction", 2, 1, 5, 3),
+    knob("search_aspiration_window", 40, 10, 200, 8),
+    knob("time_moves_left", 32, 10, 60, 6),
+    knob("time_hard_share", 5, 2, 10, 4),
+];
+
+/// A knob's meaning in one line, if `name` is a knob.
+pub fn describe(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "search_rfp_margin" => "search: reverse futility margin per ply of depth (depth 3 and less)",
+        "search_futility_margin" => {
+            "search: futility margin per ply of depth for quiet moves (depth 3 and less)"
+        }
+        "search_lmp_base" => {
+            "search: quiet moves searched before late-move pruning, plus 2 depth^2 (depth 3 and less)"
+        }
+        "search_null_reduction" => "search: null-move reduction at depth 3 (grows by a ply per 4 of depth)",
+        "search_aspiration_window" => "search: half-width of the first aspiration window",
+        "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
+        "time_hard_share" => {
+            "clock: the hard cap never exceeds the usable time left / this, plus the increment"
+        }
+        _ => return None,
+    })
+}
+
+/// The knobs' values, compiled for the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knobs {
+    pub rfp_margin: i32,
+    pub futility_margin: i32,
+    pub lmp_base: i32,
+    pub null_reduction: i32,
+    pub aspiration_window: i32,
+    pub time: TimeKnobs,
+}
+
+/// The clock's knobs (see [`super::time::TimeManager`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeKnobs {
+    pub moves_left: u32,
+    pub hard_share: u32,
+}
+
+impl Knobs {
+    /// Reads the knobs' values, in [`SPECS`] order (already checked against their ranges).
+    pub fn new(values: &[i32]) -> Knobs {
+        assert_eq!(values.len(), SPECS.len(), "one value per knob");
+        let positive = |v: i32| v.max(1) as u32;
+        Knobs {
+            rfp_margin: values[0],
+            futility_margin: values[1],
+            lmp_base: values[2],
+            null_reduction: values[3],
+            aspiration_window: values[4],
+            time: TimeKnobs {
+                moves_left: positive(values[5]),
+                hard_share: positive(values[6]),
+            },
+        }
+    }
+}
+
+impl Default for Knobs {
+    fn default() -> Knobs {
+        Knobs::new(&SPECS.map(|s| s.default))
+    }
+}
+
+impl Default for TimeKnobs {
+    fn default() -> TimeKnobs {
+        Knobs::default().time
+    }
+}
