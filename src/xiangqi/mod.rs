@@ -18,6 +18,7 @@ pub mod protocol;
 mod rules;
 pub mod score;
 pub mod search;
+pub mod smp;
 pub mod time;
 pub mod tt;
 mod types;

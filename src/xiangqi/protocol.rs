@@ -7,7 +7,8 @@
 use super::eval::Weights;
 use super::game::XiangqiGame;
 use super::rules::Xiangqi;
-use super::search::{mate_in_moves, Info, Limits, SearchResult, Searcher, Signals};
+use super::search::{mate_in_moves, Info, Limits, SearchResult, Signals};
+use super::smp::{Pool, MAX_THREADS};
 use super::time::TimeControl;
 use super::Move;
 use std::io::{BufRead, Write};
@@ -36,8 +37,9 @@ pub struct Engine<W: Write + Send + 'static> {
     banned: Vec<Move>,
     hash_mb: usize,
     /// `None` while a search thread holds it.
-    searcher: Option<Searcher>,
-    worker: Option<JoinHandle<Searcher>>,
+    searcher: Option<Pool>,
+    worker: Option<JoinHandle<Pool>>,
+    threads: usize,
     signals: Signals,
     /// UCCI times are in seconds unless `setoption usemillisec true`.
     millis: bool,
@@ -54,8 +56,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             game: Some(Xiangqi::new()),
             banned: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
-            searcher: Some(Searcher::new(weights, DEFAULT_HASH_MB)),
+            searcher: Some(Pool::new(weights, DEFAULT_HASH_MB)),
             worker: None,
+            threads: 1,
             signals: Signals::default(),
             millis: false,
             weights_file: None,
@@ -117,6 +120,9 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.say(&format!(
                     "option hashsize type spin min 1 max 65536 default {DEFAULT_HASH_MB}"
                 ));
+                self.say(&format!(
+                    "option threads type spin min 1 max {MAX_THREADS} default 1"
+                ));
                 self.say("option usemillisec type check default false");
                 self.say("option ponder type check default true");
                 self.say("option newgame type button");
@@ -129,6 +135,9 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.say("id author the qitune developers");
                 self.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
+                ));
+                self.say(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
                 ));
                 self.say("option name Ponder type check default true");
                 self.say("option name WeightsFile type string default <empty>");
@@ -198,7 +207,18 @@ impl<W: Write + Send + 'static> Engine<W> {
                 )),
             },
             "usemillisec" => self.millis = value.eq_ignore_ascii_case("true"),
-            "ponder" | "threads" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+                    if let Some(s) = &mut self.searcher {
+                        s.set_threads(n);
+                    }
+                    self.threads = n;
+                }
+                _ => self.error(&format!(
+                    "threads '{value}' is not a whole number from 1 to {MAX_THREADS}"
+                )),
+            },
+            "ponder" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
             "newgame" => self.new_game(),
             "weightsfile" | "weights" => {
                 match crate::arena::load_weights::<XiangqiGame>(Path::new(value.trim())) {
@@ -392,8 +412,8 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Ok(s) => self.searcher = Some(s),
                 Err(_) => {
                     self.error("the search failed; starting afresh");
-                    let mut fresh = Searcher::new(Weights::default(), self.hash_mb);
-                    fresh.clear();
+                    let mut fresh = Pool::new(Weights::default(), self.hash_mb);
+                    fresh.set_threads(self.threads);
                     self.searcher = Some(fresh);
                 }
             }
@@ -537,6 +557,7 @@ mod tests {
         "name",
         "value",
         "Hash",
+        "Threads",
         "usemillisec",
         "true",
         "banmoves",
@@ -607,15 +628,29 @@ mod tests {
     }
 
     #[test]
+    fn threads_search_together_and_answer() {
+        let out = session(
+            "uci\nsetoption name Threads value 2\nposition startpos\ngo depth 6\nsetoption name Threads value 1\ngo depth 2\nquit\n",
+        );
+        assert!(
+            out.contains("option name Threads type spin default 1 min 1 max 256"),
+            "{out}"
+        );
+        let answers = out.lines().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(answers, 2, "{out}");
+        assert!(!out.contains("error"), "{out}");
+    }
+
+    #[test]
     fn bad_lines_get_an_error_and_the_engine_goes_on() {
         let out = session(
-            "uci\nfoo\nposition fen 9/9/9 w\nposition startpos moves h2h8\nposition startpos\ngo depth x\nsetoption name Hash value 0\ngo depth 1\nquit\n",
+            "uci\nfoo\nposition fen 9/9/9 w\nposition startpos moves h2h8\nposition startpos\ngo depth x\nsetoption name Hash value 0\nsetoption name Threads value 0\ngo depth 1\nquit\n",
         );
         let errors = out
             .lines()
             .filter(|l| l.starts_with("info string error:"))
             .count();
-        assert_eq!(errors, 5, "{out}");
+        assert_eq!(errors, 6, "{out}");
         assert!(
             out.lines()
                 .any(|l| l.starts_with("bestmove ") && l != "bestmove (none)"),

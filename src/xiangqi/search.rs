@@ -107,12 +107,14 @@ pub struct HashSizeError {
     pub kept: usize,
 }
 
-/// A searcher with its own tables. One per game or per thread: it shares nothing.
+/// A searcher with its own tables. One per game or per thread; threads of one engine share
+/// only the transposition table.
 pub struct Searcher {
     weights: Weights,
     /// The weights' search and clock settings, copied out for the hot paths.
     knobs: Knobs,
-    tt: Tt,
+    /// The transposition table, shared with the other threads of a [`super::smp::Pool`].
+    tt: Arc<Tt>,
     history: History,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
@@ -138,11 +140,16 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with the given evaluation weights and a transposition table of `tt_mb` MiB.
     pub fn new(weights: Weights, tt_mb: usize) -> Searcher {
+        Searcher::with_table(weights, Arc::new(Tt::new(tt_mb)))
+    }
+
+    /// A searcher that uses `tt`, perhaps shared with other searchers.
+    pub fn with_table(weights: Weights, tt: Arc<Tt>) -> Searcher {
         let lazy_margin = weights.positional_margin();
         Searcher {
             knobs: *weights.knobs(),
             weights,
-            tt: Tt::new(tt_mb),
+            tt,
             history: History::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
@@ -174,11 +181,21 @@ impl Searcher {
     /// Replaces the transposition table with one of `tt_mb` MiB; if that much memory cannot
     /// be had, keeps the current table and says so.
     pub fn resize_tt(&mut self, tt_mb: usize) -> Result<(), HashSizeError> {
-        self.tt = Tt::try_new(tt_mb).ok_or(HashSizeError {
+        self.tt = Arc::new(Tt::try_new(tt_mb).ok_or(HashSizeError {
             wanted: tt_mb,
             kept: self.tt.bytes() >> 20,
-        })?;
+        })?);
         Ok(())
+    }
+
+    /// The transposition table, to share with another searcher.
+    pub fn table(&self) -> &Arc<Tt> {
+        &self.tt
+    }
+
+    /// Uses `tt` from now on (the table of the other threads).
+    pub fn share_table(&mut self, tt: Arc<Tt>) {
+        self.tt = tt;
     }
 
     /// Forgets everything learned (for a new game), so that games are independent.

@@ -1,7 +1,12 @@
 //! The transposition table: two-entry buckets, one slot kept for depth, one always replaced.
+//!
+//! Threads searching the same position share one table (lazy SMP). Entries are two atomic
+//! words written without locks: the data and the position's hash XOR the data, so that an
+//! entry torn by two threads writing at once fails its check and is never believed.
 
 use super::moves::Move;
 use super::score::{from_table, to_table};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +31,9 @@ pub struct Hit {
     pub eval: Option<i32>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u32,
+/// An entry's contents, packed into one word by [`Data::pack`].
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Data {
     mv: u16,
     score: i16,
     depth: i8,
@@ -38,13 +43,69 @@ struct Entry {
     eval: i16,
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 12);
+impl Data {
+    fn pack(self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.depth as u8) << 32
+            | u64::from(self.meta) << 40
+            | u64::from(self.eval as u16) << 48
+    }
+
+    fn unpack(w: u64) -> Data {
+        Data {
+            mv: w as u16,
+            score: (w >> 16) as u16 as i16,
+            depth: (w >> 32) as u8 as i8,
+            meta: (w >> 40) as u8,
+            eval: (w >> 48) as u16 as i16,
+        }
+    }
+
+    fn used(self) -> bool {
+        self.meta & 3 != 0
+    }
+}
+
+/// One stored position: `check` is its hash XOR the packed data.
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    /// The data, and whether it belongs to `hash` (an empty or torn entry belongs to none).
+    #[inline]
+    fn read(&self, hash: u64) -> (Data, bool) {
+        let data = self.data.load(Relaxed);
+        let d = Data::unpack(data);
+        (d, d.used() && self.check.load(Relaxed) ^ data == hash)
+    }
+
+    #[inline]
+    fn write(&self, hash: u64, d: Data) {
+        let data = d.pack();
+        self.check.store(hash ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+
+    /// Copies `other` here (the check moves with its data, so ownership is kept).
+    #[inline]
+    fn copy_from(&self, other: &Entry) {
+        let (check, data) = (other.check.load(Relaxed), other.data.load(Relaxed));
+        self.check.store(check, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
 /// An entry's `eval` when none was stored.
 const NO_EVAL: i16 = i16::MIN;
 
-/// Two entries, padded and aligned so that a bucket never straddles a cache line.
-#[derive(Clone, Copy, Default)]
+/// Two entries, aligned so that a bucket never straddles a cache line.
+#[derive(Default)]
 #[repr(C, align(32))]
 struct Bucket([Entry; 2]);
 
@@ -54,13 +115,13 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
 /// because probes scatter over the whole table and 4 KiB pages make nearly each one a TLB miss.
 const HUGE_PAGE: usize = 2 * 1024 * 1024;
 
-/// A transposition table of a fixed size.
+/// A transposition table of a fixed size, shareable between threads.
 pub struct Tt {
     /// Backing store; the table proper is `len` buckets from `start`, aligned to a huge page.
     memory: Vec<Bucket>,
     start: usize,
     len: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl Tt {
@@ -91,24 +152,28 @@ impl Tt {
         if huge {
             advise_huge_pages(memory.as_ptr().wrapping_add(start), len);
         }
-        memory.resize(len + slack, Bucket::default());
+        memory.resize_with(len + slack, Bucket::default);
         Some(Tt {
             memory,
             start,
             len,
-            generation: 0,
+            generation: AtomicU8::new(0),
         })
     }
 
     /// Forgets everything (between games, so every game starts alike).
-    pub fn clear(&mut self) {
-        self.memory.fill(Bucket::default());
-        self.generation = 0;
+    pub fn clear(&self) {
+        for e in self.memory.iter().flat_map(|b| &b.0) {
+            e.check.store(0, Relaxed);
+            e.data.store(0, Relaxed);
+        }
+        self.generation.store(0, Relaxed);
     }
 
     /// Starts a new search: older entries become preferred for replacement.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+    pub fn new_search(&self) {
+        let g = self.generation.load(Relaxed);
+        self.generation.store((g + 1) & 63, Relaxed);
     }
 
     #[inline]
@@ -136,9 +201,8 @@ impl Tt {
     /// Looks a position up; `ply` converts stored mate distances back to the root's view.
     #[inline]
     pub fn probe(&self, hash: u64, ply: usize, halfmoves: u32) -> Option<Hit> {
-        let key = (hash >> 32) as u32;
         let bucket = &self.memory[self.index(hash)].0;
-        let e = bucket.iter().find(|e| e.key == key && e.meta & 3 != 0)?;
+        let e = bucket.iter().map(|e| e.read(hash)).find(|&(_, mine)| mine)?.0;
         let bound = match e.meta & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -158,7 +222,7 @@ impl Tt {
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         hash: u64,
         ply: usize,
         mv: Option<Move>,
@@ -167,32 +231,30 @@ impl Tt {
         bound: Bound,
         eval: Option<i32>,
     ) {
-        let key = (hash >> 32) as u32;
-        let generation = self.generation;
-        let i = self.index(hash);
-        let bucket = &mut self.memory[i].0;
-        let slot = if let Some(s) = bucket.iter().position(|e| e.key == key && e.meta & 3 != 0) {
-            s
+        let generation = self.generation.load(Relaxed);
+        let bucket = &self.memory[self.index(hash)].0;
+        let (first, first_mine) = bucket[0].read(hash);
+        let (second, second_mine) = bucket[1].read(hash);
+        let (slot, same) = if first_mine {
+            (0, Some(first))
+        } else if second_mine {
+            (1, Some(second))
         } else {
             // Keep the deeper current-generation entry in slot 0; replace slot 1 otherwise.
-            let old = bucket[0];
-            let stale = old.meta >> 2 != generation;
-            if old.meta & 3 == 0 || stale || depth >= old.depth as i32 {
-                bucket[1] = old;
-                0
+            let stale = first.meta >> 2 != generation;
+            if !first.used() || stale || depth >= first.depth as i32 {
+                bucket[1].copy_from(&bucket[0]);
+                (0, None)
             } else {
-                1
+                (1, None)
             }
         };
-        let e = &mut bucket[slot];
         // Keep a known best move (or evaluation) when a search of the same position brings none.
-        let same = e.key == key;
-        let mv = mv.map(Move::raw).unwrap_or(if same { e.mv } else { 0 });
+        let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv));
         let eval = eval
             .and_then(|v| i16::try_from(v).ok().filter(|&v| v != NO_EVAL))
-            .unwrap_or(if same { e.eval } else { NO_EVAL });
-        *e = Entry {
-            key,
+            .unwrap_or(same.map_or(NO_EVAL, |e| e.eval));
+        let data = Data {
             mv,
             score: to_table(score, ply) as i16,
             depth: depth.clamp(-1, 127) as i8,
@@ -204,6 +266,7 @@ impl Tt {
                 },
             eval,
         };
+        bucket[slot].write(hash, data);
     }
 
     /// Bytes of memory the table uses.
@@ -236,7 +299,7 @@ mod tests {
 
     #[test]
     fn stores_and_adjusts_mates_by_ply() {
-        let mut tt = Tt::new(1);
+        let tt = Tt::new(1);
         let mv = Move::parse_iccs("h2e2").unwrap();
         // A mate in 5 plies from the root seen at ply 3 is a mate in 2 from that node.
         tt.store(
