@@ -353,3 +353,32 @@ fn noise_aware_options_are_reproducible_and_unique_means_no_clones() {
     assert_eq!(games, vec!["24", "24", "24"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn carried_records_survive_a_resume_and_do_not_depend_on_threads() {
+    let dir = scratch("carry");
+    let config = tiny_config(&dir, 4);
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace(r#""generations":4,"#, r#""generations":4,"carry":true,"#);
+    std::fs::write(&config, text).unwrap();
+    let (a, b) = on_one_and_two_threads(&dir, &config, "tiny");
+    assert!(a == b, "champion files differ between 1 and 2 threads");
+    tune(&config, &dir.join("parts"), &["--generations", "2"]);
+    tune(&config, &dir.join("parts"), &["--resume"]);
+    assert!(a == champions(&dir.join("parts/tiny")), "a resumed run differs");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("one/tiny/state.json")).unwrap()).unwrap();
+    let games: Vec<u64> = state["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_u64().unwrap())
+        .collect();
+    // The two champions come first with their games (four a generation in a group of three,
+    // for at least one generation), the four children after them with none yet.
+    assert_eq!(games.len(), 6, "{state}");
+    assert!(games[..2].iter().all(|&g| g >= 4 && g % 4 == 0), "{games:?}");
+    assert_eq!(&games[2..], &[0, 0, 0, 0]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -72,6 +72,11 @@ pub struct Config {
     /// it differs, so that the population does not fill with clones.
     #[serde(default)]
     pub unique: bool,
+    /// Survivors keep their results: champions are chosen on every game an individual has
+    /// played while it survived, shrunk towards an even score (see `ga::run::PRIOR_GAMES`),
+    /// so that a newcomer's lucky generation does not displace a measured incumbent.
+    #[serde(default)]
+    pub carry: bool,
     /// Games of the run's best against a fixed anchor on held-out positions, every so many
     /// generations: the run's honest measure of progress.
     #[serde(default)]

@@ -30,6 +30,29 @@ pub struct State {
     pub seed: u64,
     /// The population that enters the next generation, one string of 0/1 genes each.
     pub population: Vec<String>,
+    /// With `carry`: what each individual of `population` has scored while it survived
+    /// (children start empty). Empty without `carry`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<Record>,
+}
+
+/// Games an individual has played and its wins minus losses in them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub points: i64,
+    pub games: u64,
+}
+
+/// With `carry`, a selection score counts this many even games besides an individual's own:
+/// one good generation of a newcomer (a few games) weighs less than a long record.
+pub const PRIOR_GAMES: u64 = 20;
+
+impl Record {
+    /// The selection score: wins minus losses per game, shrunk towards 0 by
+    /// [`PRIOR_GAMES`], in thousandths.
+    pub fn score(self) -> i32 {
+        (1000 * self.points / (self.games + PRIOR_GAMES) as i64) as i32
+    }
 }
 
 /// One generation's figures (a row of generations.csv).
@@ -252,6 +275,7 @@ impl<G: Game> Run<G> {
             generation: 0,
             seed: config.seed,
             population: population.iter().map(|g| genome_to_string(g)).collect(),
+            records: Vec::new(),
         };
         let mut run = Run {
             dir: building.clone(),
@@ -309,6 +333,18 @@ impl<G: Game> Run<G> {
         }
         for g in &state.population {
             genome_from_string(g, layout.len()).map_err(bad_state)?;
+        }
+        let records_expected = if config.carry && state.generation > 0 {
+            config.population
+        } else {
+            0
+        };
+        if state.records.len() != records_expected {
+            return Err(bad_state(format!(
+                "it holds {} survivor records where {records_expected} belong (carry is {})",
+                state.records.len(),
+                config.carry
+            )));
         }
         let run = Run {
             dir: dir.to_path_buf(),
@@ -444,12 +480,34 @@ impl<G: Game> Run<G> {
         let records = schedule.run(&runner, |_| done());
 
         // Fitness: +1 a win, -1 a loss, 0 a draw.
-        let fitness: Vec<i32> = tally_players(&fixtures, &records, population.len())
-            .iter()
-            .map(|w| w.wins as i32 - w.losses as i32)
+        let results = tally_players(&fixtures, &records, population.len());
+        let fitness: Vec<i32> = results.iter().map(|w| w.wins as i32 - w.losses as i32).collect();
+        // With carry, selection looks at each survivor's whole record.
+        let carried: Vec<Record> = (0..population.len())
+            .map(|i| {
+                let earlier = self.state.records.get(i).copied().unwrap_or_default();
+                Record {
+                    points: earlier.points + fitness[i] as i64,
+                    games: earlier.games + results[i].games() as u64,
+                }
+            })
             .collect();
-        let champions = champions(&groups, &fitness);
-        let (next, pc_mean, pm_mean) = self.breed(generation, &population, &champions, &fitness);
+        let selection: Vec<i32> = if self.config.carry {
+            carried.iter().map(|r| r.score()).collect()
+        } else {
+            fitness.clone()
+        };
+        let champions = champions(&groups, &selection);
+        let (next, pc_mean, pm_mean) = self.breed(generation, &population, &champions, &selection);
+        let next_records: Vec<Record> = if self.config.carry {
+            let survivors = champions.iter().map(|&c| carried[c]);
+            survivors
+                .chain(std::iter::repeat(Record::default()))
+                .take(next.len())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let stats = generation_stats(
             generation,
             &population,
@@ -461,16 +519,24 @@ impl<G: Game> Run<G> {
         );
         let best = *champions
             .iter()
-            .reduce(|b, c| if fitness[*c] > fitness[*b] { c } else { b })
+            .reduce(|b, c| if selection[*c] > selection[*b] { c } else { b })
             .expect("champions");
         let provenance = serde_json::json!({
             "run": self.config.name, "generation": generation, "fitness": fitness[best],
+            "record": self.config.carry.then_some(carried[best]),
             "group": champions.iter().position(|&c| c == best), "games": records.len(),
             "base": self.config.base_weights.as_deref().unwrap_or("built-in"),
             "evolved": self.layout.evolved().iter().map(|&i| G::specs()[i].name).collect::<Vec<_>>(),
         });
         let validation = self.validate(generation, &players[best], threads)?;
-        self.save(&stats, &population[best], provenance, validation.as_ref(), &next)?;
+        self.save(
+            &stats,
+            &population[best],
+            provenance,
+            validation.as_ref(),
+            &next,
+            next_records,
+        )?;
         Ok(StepReport { stats, validation })
     }
 
@@ -615,6 +681,7 @@ impl<G: Game> Run<G> {
         provenance: serde_json::Value,
         validation: Option<&ValidationRow>,
         next: &[Genome],
+        records: Vec<Record>,
     ) -> Result<(), RunError> {
         let generation = stats.generation;
         let path = self.champion_path(generation);
@@ -635,6 +702,7 @@ impl<G: Game> Run<G> {
         }
         self.state.generation = generation;
         self.state.population = next.iter().map(|g| genome_to_string(g)).collect();
+        self.state.records = records;
         self.write_json("state.json", &self.state)
     }
 
