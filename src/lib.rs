@@ -9,4 +9,5 @@ pub mod ga;
 pub mod game;
 pub mod games;
 pub mod params;
+pub mod report;
 pub mod xiangqi;

@@ -8,6 +8,7 @@ mod params;
 mod perft;
 mod positions;
 mod progress;
+mod report;
 mod roundrobin;
 mod tune;
 
@@ -32,6 +33,7 @@ enum Command {
     Export(export::Args),
     Roundrobin(roundrobin::Args),
     Params(params::Args),
+    Report(report::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -47,6 +49,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::Roundrobin(args) => roundrobin::run(args),
         Command::Params(args) => params::run(args),
+        Command::Report(args) => report::run(args),
     }
 }
 

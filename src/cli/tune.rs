@@ -150,6 +150,11 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
         run.generation(),
         run.dir.join("champions").display()
     );
+    // The report is a view of the folder: a failure to draw it loses nothing of the run.
+    match qitune::report::write(&run.dir, None) {
+        Ok(path) => println!("report: {}", path.display()),
+        Err(e) => eprintln!("warning: no report: {e}"),
+    }
     let validations = validations(&run.dir)?;
     if let Some(best) = best_validation(&validations) {
         println!(

@@ -799,6 +799,11 @@ fn read_rows<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>, RunE
     reader.deserialize().collect::<Result<_, _>>().map_err(csv_error)
 }
 
+/// A run folder's generation rows, in order.
+pub fn generations(dir: &Path) -> Result<Vec<GenerationStats>, RunError> {
+    read_rows(&dir.join(GENERATIONS_CSV))
+}
+
 /// A run folder's validations, in generation order (none when it validates nothing).
 pub fn validations(dir: &Path) -> Result<Vec<ValidationRow>, RunError> {
     let path = dir.join(VALIDATION_CSV);

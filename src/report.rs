@@ -1,0 +1,729 @@
+//! The run report: one self-contained HTML page of a tuning run's folder, with charts drawn
+//! as inline SVG by plotters. No scripts and nothing fetched: it opens from a file anywhere.
+//!
+//! It shows the generations (fitness, validation Elo with its interval, the adaptive rates,
+//! diversity, speed, results), each evolved parameter's path, the evolved piece-square
+//! values as boards beside the base ones, the final weights against the base, and the
+//! round robin when one was played.
+
+use crate::ga::config::Config;
+use crate::ga::run::{self, GenerationStats, RunError, ValidationRow};
+use crate::params::{LoadError, Params, Spec};
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Why a report could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{dir} is not a run folder: {reason}")]
+    NotARun { dir: PathBuf, reason: String },
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Weights(#[from] LoadError),
+    #[error("cannot read {path}: {reason}")]
+    RoundRobin { path: PathBuf, reason: String },
+    #[error("cannot draw the {chart} chart: {reason}")]
+    Chart { chart: String, reason: String },
+}
+
+/// Everything the report shows, read from a run folder.
+struct RunData {
+    config: Config,
+    specs: &'static [Spec],
+    base: Params,
+    generations: Vec<GenerationStats>,
+    validations: Vec<ValidationRow>,
+    /// Each generation's champion, in generation order.
+    champions: Vec<(usize, Params)>,
+    evolved: Vec<usize>,
+    round_robin: Option<Vec<Vec<String>>>,
+}
+
+/// The report of the run in `dir` as an HTML page.
+pub fn render(dir: &Path) -> Result<String, ReportError> {
+    let data = read(dir)?;
+    let mut html = String::new();
+    let name = escape(&data.config.name);
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>qitune run {name}</title><style>{STYLE}</style></head><body>\n\
+         <h1>qitune run <code>{name}</code></h1>\n"
+    );
+    summary(&mut html, &data);
+    html.push_str("<h2>Generations</h2>\n<div class=\"charts\">\n");
+    for chart in generation_charts(&data)? {
+        html.push_str(&chart);
+    }
+    html.push_str("</div>\n");
+    validation_section(&mut html, &data)?;
+    parameter_section(&mut html, &data)?;
+    round_robin_section(&mut html, &data)?;
+    html.push_str("</body></html>\n");
+    Ok(html)
+}
+
+/// Writes the report of the run in `dir` to `out` (default `dir/report.html`), atomically.
+pub fn write(dir: &Path, out: Option<&Path>) -> Result<PathBuf, ReportError> {
+    let html = render(dir)?;
+    let path = out.map_or_else(|| dir.join("report.html"), Path::to_path_buf);
+    crate::fsutil::write_atomic(&path, html.as_bytes()).map_err(|source| RunError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:1500px;color:#222}\
+    h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\
+    table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;\
+    text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\
+    .charts{display:flex;flex-wrap:wrap;gap:8px}.small{display:flex;flex-wrap:wrap;gap:4px}\
+    .up{color:#1a7f37}.down{color:#b42318}.note{color:#555;font-size:.9em}";
+
+fn read(dir: &Path) -> Result<RunData, ReportError> {
+    let not_a_run = |reason: String| ReportError::NotARun {
+        dir: dir.to_path_buf(),
+        reason,
+    };
+    let config_path = dir.join("config.json");
+    let text = crate::fsutil::read_text(&config_path, crate::fsutil::MAX_JSON_BYTES)
+        .map_err(|e| not_a_run(format!("cannot read {}: {e}", config_path.display())))?;
+    let config: Config =
+        serde_json::from_str(&text).map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
+    let specs = crate::games::specs_for(&config.game)
+        .ok_or_else(|| not_a_run(format!("unknown game '{}'", config.game)))?;
+    let base = match &config.base_weights {
+        Some(path) => Params::load(Path::new(path), &config.game, specs)?,
+        None => Params::defaults(specs),
+    };
+    let evolved = config
+        .evolved(specs)
+        .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
+    let generations = run::generations(dir)?;
+    let validations = run::validations(dir)?;
+    let mut champions = Vec::new();
+    for g in generations.iter().map(|g| g.generation) {
+        let path = run::existing_champion(dir, g)?;
+        champions.push((g, Params::load(&path, &config.game, specs)?));
+    }
+    let rr_path = dir.join("roundrobin.csv");
+    let round_robin = if rr_path.exists() {
+        let bad = |reason: String| ReportError::RoundRobin {
+            path: rr_path.clone(),
+            reason,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_path(&rr_path)
+            .map_err(|e| bad(e.to_string()))?;
+        let rows = reader
+            .records()
+            .map(|r| r.map(|r| r.iter().map(str::to_string).collect::<Vec<_>>()))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| bad(e.to_string()))?;
+        Some(rows)
+    } else {
+        None
+    };
+    Ok(RunData {
+        config,
+        specs,
+        base,
+        generations,
+        validations,
+        champions,
+        evolved,
+        round_robin,
+    })
+}
+
+fn summary(html: &mut String, d: &RunData) {
+    let c = &d.config;
+    let games: usize = d.generations.iter().map(|g| g.games).sum();
+    let seconds: f64 = d.generations.iter().map(|g| g.seconds).sum();
+    let _ = writeln!(
+        html,
+        "<table><tr><th>game</th><td>{}</td></tr>\
+         <tr><th>generations</th><td>{} of {}</td></tr>\
+         <tr><th>population, groups</th><td>{}, {}</td></tr>\
+         <tr><th>evolved</th><td>{} parameters ({})</td></tr>\
+         <tr><th>base weights</th><td>{}</td></tr>\
+         <tr><th>games, time</th><td>{games}, {:.0} s</td></tr></table>",
+        escape(&c.game),
+        d.generations.len(),
+        c.generations,
+        c.population,
+        c.groups,
+        d.evolved.len(),
+        escape(&c.evolve.join(", ")),
+        escape(c.base_weights.as_deref().unwrap_or("built-in")),
+        seconds
+    );
+    if let Some(best) = run::best_validation(&d.validations) {
+        let _ = writeln!(
+            html,
+            "<p>Best validated champion: generation {}, {} against the anchor on held-out \
+             positions ({} games: +{} ={} -{}).</p>",
+            best.generation,
+            elo_text(best),
+            best.games,
+            best.wins,
+            best.draws,
+            best.losses
+        );
+    }
+}
+
+/// "+12.3 (95%: -4.0 to +28.6) Elo", or the bare score when Elo is undefined.
+fn elo_text(v: &ValidationRow) -> String {
+    match (v.elo, v.elo_low, v.elo_high) {
+        (Some(e), Some(lo), Some(hi)) => format!("{e:+.1} Elo (95%: {lo:+.1} to {hi:+.1})"),
+        _ => format!("score {:.3}", v.score),
+    }
+}
+
+/// One line of a chart: a name, a colour and its points.
+struct Series {
+    name: &'static str,
+    color: RGBColor,
+    points: Vec<(f64, f64)>,
+}
+
+fn series(name: &'static str, color: RGBColor, d: &RunData, y: impl Fn(&GenerationStats) -> f64) -> Series {
+    Series {
+        name,
+        color,
+        points: d
+            .generations
+            .iter()
+            .map(|g| (g.generation as f64, y(g)))
+            .collect(),
+    }
+}
+
+fn generation_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
+    let share = |n: usize, g: &GenerationStats| n as f64 / g.games.max(1) as f64;
+    Ok(vec![
+        line_chart(
+            "Fitness (wins - losses)",
+            (640, 300),
+            &[
+                series("max", BLUE, d, |g| g.fitness_max as f64),
+                series("mean", GREEN, d, |g| g.fitness_mean),
+                series("min", RED, d, |g| g.fitness_min as f64),
+            ],
+            None,
+        )?,
+        line_chart(
+            "Crossover rate pc (mean of the children)",
+            (640, 300),
+            &[series("pc", BLUE, d, |g| g.pc_mean)],
+            None,
+        )?,
+        line_chart(
+            "Mutation rate pm (mean of the children)",
+            (640, 300),
+            &[series("pm", RED, d, |g| g.pm_mean)],
+            None,
+        )?,
+        line_chart(
+            "Diversity (mean Hamming distance, genes)",
+            (640, 300),
+            &[series("diversity", MAGENTA, d, |g| g.diversity)],
+            None,
+        )?,
+        line_chart(
+            "Results (share of the generation's games)",
+            (640, 300),
+            &[
+                series("first player wins", RED, d, |g| share(g.red_wins, g)),
+                series("draws", BLACK, d, |g| share(g.draws, g)),
+                series("second player wins", BLUE, d, |g| share(g.black_wins, g)),
+            ],
+            None,
+        )?,
+        line_chart(
+            "Speed (games/s) and game length (plies)",
+            (640, 300),
+            &[
+                series("games/s", GREEN, d, |g| g.games_per_s),
+                series("mean plies", CYAN, d, |g| g.plies_mean),
+            ],
+            None,
+        )?,
+    ])
+}
+
+fn chart_error(chart: &str) -> impl Fn(String) -> ReportError + '_ {
+    move |reason| ReportError::Chart {
+        chart: chart.to_string(),
+        reason,
+    }
+}
+
+/// The x and y ranges that hold every point (and `extra` y values), padded a little.
+fn bounds(series: &[Series], extra: &[f64]) -> (std::ops::Range<f64>, std::ops::Range<f64>) {
+    let points = series.iter().flat_map(|s| &s.points);
+    let xs = points.clone().map(|p| p.0);
+    let ys = points.map(|p| p.1).chain(extra.iter().copied());
+    let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let (y0, y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
+        (a.min(y), b.max(y))
+    });
+    if !x0.is_finite() {
+        return (0.0..1.0, 0.0..1.0);
+    }
+    let pad = ((y1 - y0) * 0.08).max(1e-3 * y1.abs().max(1.0));
+    (x0..x1.max(x0 + 1.0), y0 - pad..y1 + pad)
+}
+
+/// A line chart as an inline SVG; `reference` draws a dashed horizontal line at that value.
+fn line_chart(
+    title: &str,
+    size: (u32, u32),
+    lines: &[Series],
+    reference: Option<f64>,
+) -> Result<String, ReportError> {
+    let err = chart_error(title);
+    let (xr, yr) = bounds(lines, reference.as_slice());
+    let small = size.0 < 400;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", if small { 13 } else { 17 }))
+            .margin(8)
+            .x_label_area_size(if small { 20 } else { 30 })
+            .y_label_area_size(if small { 40 } else { 55 })
+            .build_cartesian_2d(xr.clone(), yr)
+            .map_err(|e| err(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc(if small { "" } else { "generation" })
+            .x_labels(if small { 4 } else { 10 })
+            .x_label_formatter(&|x| whole(*x))
+            .y_labels(if small { 4 } else { 8 })
+            .draw()
+            .map_err(|e| err(e.to_string()))?;
+        if let Some(r) = reference {
+            let dashed =
+                DashedLineSeries::new([(xr.start, r), (xr.end, r)], 4, 4, BLACK.mix(0.5).stroke_width(1));
+            chart.draw_series(dashed).map_err(|e| err(e.to_string()))?;
+        }
+        for s in lines {
+            let color = s.color;
+            chart
+                .draw_series(LineSeries::new(s.points.iter().copied(), color.stroke_width(2)))
+                .map_err(|e| err(e.to_string()))?
+                .label(s.name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+        }
+        if lines.len() > 1 {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK.mix(0.3))
+                .position(SeriesLabelPosition::UpperLeft)
+                .draw()
+                .map_err(|e| err(e.to_string()))?;
+        }
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+fn validation_section(html: &mut String, d: &RunData) -> Result<(), ReportError> {
+    html.push_str("<h2>Validation on held-out positions</h2>\n");
+    let rows: Vec<&ValidationRow> = d.validations.iter().filter(|v| v.elo.is_some()).collect();
+    if d.validations.is_empty() {
+        html.push_str("<p class=\"note\">This run has no validation section.</p>\n");
+        return Ok(());
+    }
+    if !rows.is_empty() {
+        html.push_str(&elo_chart(&rows)?);
+    }
+    html.push_str(
+        "<table><tr><th>generation</th><th>games</th><th>W</th><th>D</th><th>L</th>\
+         <th>score</th><th>Elo (95%)</th><th>LOS</th></tr>\n",
+    );
+    for v in &d.validations {
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td>\
+             <td>{}</td><td>{:.1}%</td></tr>",
+            v.generation,
+            v.games,
+            v.wins,
+            v.draws,
+            v.losses,
+            v.score,
+            elo_text(v),
+            100.0 * v.los
+        );
+    }
+    html.push_str("</table>\n");
+    Ok(())
+}
+
+/// Validation Elo per generation with its 95% interval as error bars.
+fn elo_chart(rows: &[&ValidationRow]) -> Result<String, ReportError> {
+    let title = "Champion against the anchor: Elo with 95% interval";
+    let err = chart_error(title);
+    let low = rows.iter().filter_map(|v| v.elo_low).fold(0.0, f64::min);
+    let high = rows.iter().filter_map(|v| v.elo_high).fold(0.0, f64::max);
+    let x1 = rows.iter().map(|v| v.generation).max().unwrap_or(1) as f64;
+    let pad = ((high - low) * 0.08).max(5.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 320)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(55)
+            .build_cartesian_2d(0.0..x1 + 1.0, low - pad..high + pad)
+            .map_err(|e| err(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .x_desc("generation")
+            .x_label_formatter(&|x| whole(*x))
+            .y_desc("Elo")
+            .draw()
+            .map_err(|e| err(e.to_string()))?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(0.0, 0.0), (x1 + 1.0, 0.0)],
+                4,
+                4,
+                BLACK.mix(0.5).stroke_width(1),
+            ))
+            .map_err(|e| err(e.to_string()))?;
+        let bars = rows.iter().filter_map(|v| {
+            let (e, lo, hi) = (v.elo?, v.elo_low?, v.elo_high?);
+            Some(ErrorBar::new_vertical(
+                v.generation as f64,
+                lo,
+                e,
+                hi,
+                BLUE.filled(),
+                8,
+            ))
+        });
+        chart.draw_series(bars).map_err(|e| err(e.to_string()))?;
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> {
+    let Some((last_generation, last)) = d.champions.last() else {
+        return Ok(());
+    };
+    let (psts, scalars): (Vec<usize>, Vec<usize>) = d
+        .evolved
+        .iter()
+        .partition(|&&i| pst_point(d.specs[i].name).is_some());
+    html.push_str("<h2>Evolved parameters</h2>\n");
+    if !scalars.is_empty() {
+        let _ = writeln!(
+            html,
+            "<p class=\"note\">Each generation's champion; the dashed line is the base value.</p>\
+             <div class=\"small\">"
+        );
+        for &i in &scalars {
+            let spec = &d.specs[i];
+            let path = Series {
+                name: "",
+                color: BLUE,
+                points: d
+                    .champions
+                    .iter()
+                    .map(|(g, p)| (*g as f64, p.values()[i] as f64))
+                    .collect(),
+            };
+            html.push_str(&line_chart(
+                spec.name,
+                (300, 180),
+                &[path],
+                Some(d.base.values()[i] as f64),
+            )?);
+        }
+        html.push_str("</div>\n");
+    }
+    if !psts.is_empty() {
+        let _ = writeln!(
+            html,
+            "<h3>Piece-square values: base and generation {last_generation}</h3>\
+             <p class=\"note\">Red's side at the bottom; files f-i mirror d-a. Green above \
+             zero, red below.</p><div class=\"small\">"
+        );
+        let mut roles: Vec<&str> = psts
+            .iter()
+            .filter_map(|&i| pst_point(d.specs[i].name))
+            .map(|p| p.0)
+            .collect();
+        roles.dedup();
+        for role in roles {
+            // One colour scale for both boards of a role, so that they compare at a glance.
+            let scale = [&d.base, last]
+                .iter()
+                .flat_map(|p| pst_cells(role, d.specs, p))
+                .map(|c| c.2.abs())
+                .max()
+                .unwrap_or(1)
+                .max(1);
+            for (label, params) in [("base", &d.base), ("evolved", last)] {
+                html.push_str(&pst_board(role, label, d.specs, params, scale)?);
+            }
+        }
+        html.push_str("</div>\n");
+    }
+    html.push_str(
+        "<h3>Final champion against the base</h3>\n<table><tr><th>parameter</th><th>base</th>\
+         <th>final</th><th>change</th><th>range</th></tr>\n",
+    );
+    let mut order: Vec<usize> = d.evolved.clone();
+    // The largest moves relative to the range first.
+    let moved = |i: usize| {
+        let s = &d.specs[i];
+        (last.values()[i] - d.base.values()[i]).abs() as f64 / (s.max - s.min).max(1) as f64
+    };
+    order.sort_by(|&a, &b| moved(b).total_cmp(&moved(a)));
+    for i in order {
+        let s = &d.specs[i];
+        let (base, fin) = (d.base.values()[i], last.values()[i]);
+        let class = match fin.cmp(&base) {
+            std::cmp::Ordering::Greater => "up",
+            std::cmp::Ordering::Less => "down",
+            std::cmp::Ordering::Equal => "",
+        };
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{base}</td><td>{fin}</td><td class=\"{class}\">{:+}</td>\
+             <td>[{}, {}]</td></tr>",
+            s.name,
+            fin - base,
+            s.min,
+            s.max
+        );
+    }
+    html.push_str("</table>\n");
+    Ok(())
+}
+
+/// The role and point (file 0..4, rank) of a Xiangqi piece-square parameter `pst_ROLE_FR`.
+fn pst_point(name: &str) -> Option<(&str, u32, u32)> {
+    let rest = name.strip_prefix("pst_")?;
+    let (role, point) = rest.rsplit_once('_')?;
+    let mut chars = point.chars();
+    let file = chars.next().filter(|c| ('a'..='e').contains(c))? as u32 - 'a' as u32;
+    let rank = chars.next()?.to_digit(10)?;
+    chars.next().is_none().then_some((role, file, rank))
+}
+
+/// A role's piece-square values on the whole board: (file 0..8, rank, value).
+fn pst_cells(role: &str, specs: &[Spec], params: &Params) -> Vec<(u32, u32, i32)> {
+    let mut cells = Vec::new();
+    for (i, s) in specs.iter().enumerate() {
+        if let Some((r, file, rank)) = pst_point(s.name) {
+            if r == role {
+                let v = params.values()[i];
+                cells.push((file, rank, v));
+                if file < 4 {
+                    cells.push((8 - file, rank, v));
+                }
+            }
+        }
+    }
+    cells
+}
+
+/// A role's piece-square values as a 9 x 10 board, coloured by sign and by size against
+/// `scale`.
+fn pst_board(
+    role: &str,
+    label: &str,
+    specs: &[Spec],
+    params: &Params,
+    scale: i32,
+) -> Result<String, ReportError> {
+    let title = format!("{role}: {label}");
+    let err = chart_error(&title);
+    let cells = pst_cells(role, specs, params);
+    let scale = scale as f64;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (230, 270)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+        let root = root
+            .titled(&title, ("sans-serif", 13))
+            .map_err(|e| err(e.to_string()))?;
+        let (w, h) = (24, 24);
+        for file in 0..9 {
+            for rank in 0..10 {
+                let (x, y) = (7 + file * w, 4 + (9 - rank) * h);
+                let cell = cells.iter().find(|c| c.0 == file as u32 && c.1 == rank as u32);
+                let fill = match cell {
+                    Some(&(_, _, v)) => {
+                        let t = (v.abs() as f64 / scale).min(1.0);
+                        let (r, g, b) = if v >= 0 { (26, 127, 55) } else { (180, 35, 24) };
+                        RGBColor(r, g, b).mix(0.15 + 0.75 * t)
+                    }
+                    None => RGBColor(238, 238, 238).mix(1.0),
+                };
+                root.draw(&Rectangle::new([(x, y), (x + w - 1, y + h - 1)], fill.filled()))
+                    .map_err(|e| err(e.to_string()))?;
+                if let Some(&(_, _, v)) = cell {
+                    let style = ("sans-serif", 10).into_font().color(&BLACK);
+                    root.draw(&Text::new(v.to_string(), (x + 3, y + 7), style))
+                        .map_err(|e| err(e.to_string()))?;
+                }
+            }
+        }
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+fn round_robin_section(html: &mut String, d: &RunData) -> Result<(), ReportError> {
+    let Some(rows) = &d.round_robin else {
+        return Ok(());
+    };
+    html.push_str("<h2>Round robin</h2>\n<table>\n");
+    for (k, row) in rows.iter().enumerate() {
+        let cell = if k == 0 { "th" } else { "td" };
+        html.push_str("<tr>");
+        for v in row {
+            let _ = write!(html, "<{cell}>{}</{cell}>", escape(v));
+        }
+        html.push_str("</tr>\n");
+    }
+    html.push_str("</table>\n");
+    // Ratings with their intervals: the last two columns of each player's row.
+    let mut ratings = Vec::new();
+    for row in rows.iter().skip(1) {
+        let n = row.len();
+        if n >= 3 {
+            if let (Ok(r), Ok(e)) = (row[n - 2].parse::<f64>(), row[n - 1].parse::<f64>()) {
+                ratings.push((row[0].clone(), r, e));
+            }
+        }
+    }
+    if !ratings.is_empty() {
+        html.push_str(&ratings_chart(&ratings)?);
+    }
+    Ok(())
+}
+
+/// Round-robin ratings with 95% error bars, one row per player, best first.
+fn ratings_chart(ratings: &[(String, f64, f64)]) -> Result<String, ReportError> {
+    let title = "Round-robin ratings (maximum likelihood, 95% interval)";
+    let err = chart_error(title);
+    let low = ratings.iter().map(|r| r.1 - r.2).fold(f64::INFINITY, f64::min);
+    let high = ratings
+        .iter()
+        .map(|r| r.1 + r.2)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((high - low) * 0.05).max(5.0);
+    let n = ratings.len();
+    let mut svg = String::new();
+    {
+        let height = 70 + 26 * n as u32;
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 17))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(110)
+            .build_cartesian_2d(low - pad..high + pad, -0.5..n as f64 - 0.5)
+            .map_err(|e| err(e.to_string()))?;
+        let names: Vec<String> = ratings.iter().map(|r| r.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .x_desc("Elo")
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let k = y.round();
+                if (y - k).abs() < 1e-6 && k >= 0.0 && (k as usize) < n {
+                    names[n - 1 - k as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(|e| err(e.to_string()))?;
+        let bars = ratings.iter().enumerate().map(|(k, (_, r, e))| {
+            ErrorBar::new_horizontal((n - 1 - k) as f64, r - e, *r, r + e, RED.filled(), 8)
+        });
+        chart.draw_series(bars).map_err(|e| err(e.to_string()))?;
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    Ok(svg)
+}
+
+/// A generation axis label: whole numbers only.
+fn whole(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// Text made safe for HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_square_names_give_their_points() {
+        assert_eq!(pst_point("pst_horse_c3"), Some(("horse", 2, 3)));
+        assert_eq!(pst_point("pst_king_e0"), Some(("king", 4, 0)));
+        assert_eq!(
+            pst_point("pst_horse_f3"),
+            None,
+            "files f-i mirror and are not parameters"
+        );
+        assert_eq!(pst_point("rook"), None);
+        assert_eq!(pst_point("pst_rook_a10"), None);
+    }
+
+    #[test]
+    fn html_is_escaped() {
+        assert_eq!(
+            escape("<a href=\"x\">&</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn a_chart_is_an_svg_with_its_title_and_labels() {
+        let s = Series {
+            name: "max",
+            color: BLUE,
+            points: vec![(1.0, 3.0), (2.0, 5.0), (3.0, 4.0)],
+        };
+        let svg = line_chart("Fitness", (640, 300), &[s], Some(4.0)).unwrap();
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("Fitness") && svg.contains("generation"));
+        assert!(
+            svg.contains("<polyline") || svg.contains("<path"),
+            "no line drawn"
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! The run report: written by `tune` and by `qitune report`, self-contained, and rendered by a
+//! real browser.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn qitune() -> Command {
+    Command::cargo_bin("qitune").unwrap()
+}
+
+/// A tiny run (3 generations, material, mobility and the horse's piece-square values, with
+/// validation and a round robin) in a fresh folder; returns the run folder.
+fn tiny_run(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qitune-report-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let config = dir.join("tiny.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"tiny","seed":3,"population":6,"groups":2,"generations":3,
+               "evolve":["rook","horse","cannon","mobility_*","pst_horse_*"],
+               "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}}],
+               "validation":{{"every":1,"games":4,"positions":"{h}"}}}}"#,
+            a = path_of("positions/xiangqi-train-a.epd"),
+            h = path_of("positions/xiangqi-holdout.epd"),
+        ),
+    )
+    .unwrap();
+    let runs = dir.join("runs");
+    let out = qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("report: "));
+    let run = runs.join("tiny");
+    qitune()
+        .args([
+            "roundrobin",
+            "--run",
+            run.to_str().unwrap(),
+            "--gens",
+            "1-3",
+            "--games-per-pair",
+            "2",
+        ])
+        .assert()
+        .success();
+    run
+}
+
+#[test]
+fn tune_and_report_write_a_self_contained_page_of_the_run() {
+    let run = tiny_run("content");
+    let page = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    for needle in [
+        "qitune run <code>tiny</code>",
+        "Fitness (wins - losses)",
+        "Diversity",
+        "Champion against the anchor",
+        "Evolved parameters",
+        "mobility_rook",
+        "horse: base",
+        "horse: evolved",
+        "Final champion against the base",
+    ] {
+        assert!(page.contains(needle), "the report lacks '{needle}'");
+    }
+    // Nothing is fetched: no scripts, no links out.
+    for outside in ["<script", "<link", "src=\"http", "href=\"http", "url(http"] {
+        assert!(
+            !page.contains(outside),
+            "the report loads something ('{outside}')"
+        );
+    }
+    assert!(page.matches("<svg").count() >= 10);
+    // The round robin played after the run appears once the report is made again.
+    assert!(!page.contains("Round robin"));
+    let out = run.join("again.html");
+    qitune()
+        .args([
+            "report",
+            "--run",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let again = std::fs::read_to_string(&out).unwrap();
+    assert!(again.contains("Round robin") && again.contains("Round-robin ratings"));
+    // An existing page is not replaced without --force; a folder that is no run is named.
+    qitune()
+        .args([
+            "report",
+            "--run",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("already exists"));
+    qitune()
+        .args(["report", "--run", "positions"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("positions is not a run folder"));
+    std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
+}
+
+/// The browser, or `None` outside CI when it is not installed (`.ci/run` installs it).
+fn chromium() -> Option<&'static str> {
+    let found = std::process::Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is missing; .ci/run installs it"
+        );
+        eprintln!("chromium is not installed: the rendering check is skipped");
+        return None;
+    }
+    Some("chromium")
+}
+
+/// The share of a PNG's pixels that are not white.
+fn inked_share(png: &Path) -> f64 {
+    let decoder = png::Decoder::new(std::fs::File::open(png).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()].chunks(channels);
+    let total = pixels.len();
+    let inked = pixels.filter(|p| p.iter().take(3).any(|&c| c < 245)).count();
+    inked as f64 / total as f64
+}
+
+#[test]
+fn the_report_renders_in_a_headless_browser() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let run = tiny_run("render");
+    let shot = run.join("shot.png");
+    let page = format!(
+        "file://{}",
+        std::fs::canonicalize(run.join("report.html")).unwrap().display()
+    );
+    let out = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+        .args([
+            "--window-size=1400,1800",
+            &format!("--screenshot={}", shot.display()),
+            &page,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        shot.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inked = inked_share(&shot);
+    // Charts, tables and text: a blank or broken page is almost all white.
+    assert!(
+        inked > 0.03,
+        "the rendered report is nearly blank ({:.1}% inked)",
+        100.0 * inked
+    );
+    std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
+}
