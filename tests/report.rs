@@ -86,27 +86,19 @@ fn tune_and_report_write_a_self_contained_page_of_the_run() {
     // The round robin played after the run appears once the report is made again.
     assert!(!page.contains("Round robin"));
     let out = run.join("again.html");
-    qitune()
-        .args([
-            "report",
-            "--run",
-            run.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    let report = [
+        "report",
+        "--run",
+        run.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    qitune().args(report).assert().success();
     let again = std::fs::read_to_string(&out).unwrap();
     assert!(again.contains("Round robin") && again.contains("Round-robin ratings"));
     // An existing page is not replaced without --force; a folder that is no run is named.
     qitune()
-        .args([
-            "report",
-            "--run",
-            run.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
+        .args(report)
         .assert()
         .failure()
         .stderr(predicates::str::contains("already exists"));
