@@ -2,6 +2,7 @@
 //! stop-and-resume, with checked configurations, and an exportable champion.
 
 use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
 use std::path::{Path, PathBuf};
 
 fn qitune() -> Command {
@@ -380,5 +381,52 @@ fn carried_records_survive_a_resume_and_do_not_depend_on_threads() {
     assert_eq!(games.len(), 6, "{state}");
     assert!(games[..2].iter().all(|&g| g >= 4 && g % 4 == 0), "{games:?}");
     assert_eq!(&games[2..], &[0, 0, 0, 0]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn jsonl_quiet_and_the_run_log() {
+    let dir = scratch("jsonl");
+    let config = tiny_config(&dir, 2);
+    let runs = dir.join("runs");
+    let out = qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+            "--jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert_eq!(rows[1]["stats"]["generation"], 2);
+    assert_eq!(rows[1]["validation"]["games"], 6, "validated every 2 generations");
+    assert!(rows[0]["validation"].is_null());
+    let log = std::fs::read_to_string(runs.join("tiny/run.log")).unwrap();
+    assert!(
+        log.contains("] generation    2: fitness") && log.contains("] done: 2 generations"),
+        "{log}"
+    );
+    // --quiet: the summary alone, and the log goes on.
+    qitune()
+        .args([
+            "tune",
+            "--config",
+            config.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+        ])
+        .args(["--resume", "--generations", "3", "--quiet"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("done: 3 generations"))
+        .stdout(predicates::str::contains("fitness").not());
+    let log = std::fs::read_to_string(runs.join("tiny/run.log")).unwrap();
+    assert!(log.contains("] generation    3: fitness"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

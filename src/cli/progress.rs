@@ -68,7 +68,7 @@ impl Progress {
 }
 
 /// The time of day (UTC) as HH:MM:SS.
-fn clock_now() -> String {
+pub fn clock_now() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

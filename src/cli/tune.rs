@@ -1,12 +1,13 @@
 //! `qitune tune`: run (or resume) the adaptive GA.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
 use qitune::ga::config::Config;
 use qitune::ga::run::{best_validation, validations, Run, ValidationRow};
 use qitune::game::Game;
 use qitune::xiangqi::game::XiangqiGame;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Tune the evaluation with the adaptive GA; the run lives in runs/<name>/.
@@ -33,6 +34,13 @@ pub struct Args {
     /// Folder holding the runs.
     #[arg(long, default_value = "runs")]
     runs: PathBuf,
+    /// No progress bars and no generation lines: only the run's summary.
+    #[arg(long, conflicts_with = "jsonl")]
+    quiet: bool,
+    /// One JSON object per generation on standard output (its generations.csv row, and its
+    /// validation when it had one), for other programs.
+    #[arg(long)]
+    jsonl: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -79,7 +87,11 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let target = run.config.generations;
-    let bars = MultiProgress::new();
+    let bars = if args.quiet || args.jsonl {
+        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
+    } else {
+        MultiProgress::new()
+    };
     let run_bar = bars.add(ProgressBar::new(target as u64));
     run_bar.set_style(
         ProgressStyle::with_template("generations {bar:30} {pos}/{len} {msg} [{elapsed_precise} eta {eta}]")
@@ -97,13 +109,27 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
     game_bar.set_style(
         ProgressStyle::with_template("games       {bar:30} {pos}/{len} [eta {eta}]").expect("template"),
     );
-    println!(
+    let header = format!(
         "run {} in {}: generation {} of {}, {games} games a generation",
         run.config.name,
         run.dir.display(),
         run.generation(),
         target
     );
+    if !args.quiet && !args.jsonl {
+        println!("{header}");
+    }
+    let log_path = run.dir.join("run.log");
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .with_context(|| format!("cannot open {}", log_path.display()))?;
+    let mut log_line = |line: &str| {
+        writeln!(log, "[{}] {line}", super::progress::clock_now())
+            .with_context(|| format!("cannot write {}", log_path.display()))
+    };
+    log_line(&header)?;
     let group_sizes: Vec<usize> = (0..n).map(|k| (k + 1) * m / n - k * m / n).collect();
     while run.generation() < target {
         game_bar.reset();
@@ -134,35 +160,52 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
         }
-        for line in lines {
+        for line in &lines {
+            log_line(line)?;
             // Above the bars on a terminal; plain lines in a log.
+            if args.quiet || args.jsonl {
+                continue;
+            }
             if bars.is_hidden() {
                 println!("{line}");
             } else {
                 bars.println(line)?;
             }
         }
+        if args.jsonl {
+            let row = serde_json::json!({ "stats": stats, "validation": report.validation });
+            println!("{row}");
+        }
     }
     game_bar.finish_and_clear();
     run_bar.finish_and_clear();
-    println!(
+    let mut summary = vec![format!(
         "done: {} generations; champions in {}",
         run.generation(),
         run.dir.join("champions").display()
-    );
+    )];
     // The report is a view of the folder: a failure to draw it loses nothing of the run.
     match qitune::report::write(&run.dir, None) {
-        Ok(path) => println!("report: {}", path.display()),
+        Ok(path) => summary.push(format!("report: {}", path.display())),
         Err(e) => eprintln!("warning: no report: {e}"),
     }
     let validations = validations(&run.dir)?;
     if let Some(best) = best_validation(&validations) {
-        println!(
+        summary.push(format!(
             "best validated: generation {} ({}); export it with: qitune export --run {} --best --out FILE",
             best.generation,
             validation_text(best),
             run.dir.display()
-        );
+        ));
+    }
+    for line in &summary {
+        log_line(line)?;
+        // With --jsonl, standard output holds JSON only.
+        if args.jsonl {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
     }
     Ok(())
 }
