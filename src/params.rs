@@ -25,6 +25,26 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// An evaluation weight.
+    pub const fn weight(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
+        Spec {
+            name,
+            default,
+            min,
+            max,
+            bits,
+            knob: false,
+        }
+    }
+
+    /// A search or clock setting (see [`Spec::knob`]).
+    pub const fn search_knob(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
+        Spec {
+            knob: true,
+            ..Spec::weight(name, default, min, max, bits)
+        }
+    }
+
     /// The value a gene code in `0..2^bits` stands for: `min + round(code * (max - min) / (2^bits - 1))`.
     pub fn decode(&self, code: u64) -> i32 {
         if self.bits == 0 {

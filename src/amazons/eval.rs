@@ -18,39 +18,28 @@ use crate::params::{Params, Spec};
 /// The game name in weight files.
 pub const GAME: &str = "amazons";
 
-const fn spec(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
-    Spec {
-        name,
-        default,
-        min,
-        max,
-        bits,
-        knob: false,
-    }
-}
-
 /// Every tunable Amazons parameter. Weights are in hundredths; the tie value k in hundredths
 /// of a point; the UCT constant in hundredths.
 static SPECS: [Spec; 19] = [
-    spec("opening_t1", 14, 0, 100, 7),
-    spec("opening_t2", 37, 0, 100, 7),
-    spec("opening_c1", 13, 0, 100, 7),
-    spec("opening_c2", 13, 0, 100, 7),
-    spec("opening_m", 20, 0, 100, 7),
-    spec("middle_t1", 30, 0, 100, 7),
-    spec("middle_t2", 25, 0, 100, 7),
-    spec("middle_c1", 20, 0, 100, 7),
-    spec("middle_c2", 20, 0, 100, 7),
-    spec("middle_m", 5, 0, 100, 7),
-    spec("end_t1", 80, 0, 100, 7),
-    spec("end_t2", 10, 0, 100, 7),
-    spec("end_c1", 5, 0, 100, 7),
-    spec("end_c2", 5, 0, 100, 7),
-    spec("end_m", 0, 0, 100, 7),
-    spec("tie", 20, 0, 50, 6),
-    spec("opening_until", 15, 5, 40, 6),
-    spec("middle_until", 35, 10, 80, 7),
-    spec("uct_c", 40, 5, 200, 8),
+    Spec::weight("opening_t1", 14, 0, 100, 7),
+    Spec::weight("opening_t2", 37, 0, 100, 7),
+    Spec::weight("opening_c1", 13, 0, 100, 7),
+    Spec::weight("opening_c2", 13, 0, 100, 7),
+    Spec::weight("opening_m", 20, 0, 100, 7),
+    Spec::weight("middle_t1", 30, 0, 100, 7),
+    Spec::weight("middle_t2", 25, 0, 100, 7),
+    Spec::weight("middle_c1", 20, 0, 100, 7),
+    Spec::weight("middle_c2", 20, 0, 100, 7),
+    Spec::weight("middle_m", 5, 0, 100, 7),
+    Spec::weight("end_t1", 80, 0, 100, 7),
+    Spec::weight("end_t2", 10, 0, 100, 7),
+    Spec::weight("end_c1", 5, 0, 100, 7),
+    Spec::weight("end_c2", 5, 0, 100, 7),
+    Spec::weight("end_m", 0, 0, 100, 7),
+    Spec::weight("tie", 20, 0, 50, 6),
+    Spec::weight("opening_until", 15, 5, 40, 6),
+    Spec::weight("middle_until", 35, 10, 80, 7),
+    Spec::weight("uct_c", 40, 5, 200, 8),
 ];
 
 /// Every tunable parameter of the Amazons evaluation and search.

@@ -4,26 +4,15 @@
 
 use crate::params::Spec;
 
-const fn knob(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
-    Spec {
-        name,
-        default,
-        min,
-        max,
-        bits,
-        knob: true,
-    }
-}
-
 /// The knobs in the order [`Knobs::new`] reads them.
 pub(super) const SPECS: [Spec; 7] = [
-    knob("search_rfp_margin", 80, 20, 300, 7),
-    knob("search_futility_margin", 110, 30, 400, 8),
-    knob("search_lmp_base", 3, 1, 16, 4),
-    knob("search_null_reduction", 2, 1, 5, 3),
-    knob("search_aspiration_window", 40, 10, 200, 8),
-    knob("time_moves_left", 32, 10, 60, 6),
-    knob("time_hard_share", 5, 2, 10, 4),
+    Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
+    Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
+    Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
+    Spec::search_knob("search_null_reduction", 2, 1, 5, 3),
+    Spec::search_knob("search_aspiration_window", 40, 10, 200, 8),
+    Spec::search_knob("time_moves_left", 32, 10, 60, 6),
+    Spec::search_knob("time_hard_share", 5, 2, 10, 4),
 ];
 
 /// A knob's meaning in one line, if `name` is a knob.
