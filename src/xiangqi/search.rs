@@ -201,6 +201,12 @@ impl Searcher {
     /// Forgets everything learned (for a new game), so that games are independent.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.clear_own();
+    }
+
+    /// Forgets what this searcher learned by itself (evaluations, killers, history), but not
+    /// the transposition table, which other threads may share.
+    pub fn clear_own(&mut self) {
         self.evals.clear();
         self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
         self.history.clear();

@@ -64,9 +64,10 @@ impl Pool {
 
     /// Forgets everything learned (for a new game).
     pub fn clear(&mut self) {
+        // The shared table once, through the main thread.
         self.main.clear();
         for helper in &mut self.helpers {
-            helper.clear();
+            helper.clear_own();
         }
     }
 
