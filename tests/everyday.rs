@@ -162,3 +162,77 @@ fn params_lists_every_tunable_parameter_with_its_meaning() {
         "{text}"
     );
 }
+
+/// Sends Ctrl-C's signal to a process.
+fn interrupt(pid: u32) {
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_match_writes_games_as_they_finish_and_ctrl_c_shows_the_result_so_far() {
+    let dir = scratch("ctrl-c");
+    let (pgn, json) = (dir.join("games.pgn"), dir.join("match.json"));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
+        .args(["match", "--a", "default", "--b", "material", "--games", "100000"])
+        .args(["--nodes", "3000", "--threads", "2", "--pgn"])
+        .arg(&pgn)
+        .arg("--json")
+        .arg(&json)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Games reach the PGN file while the match is still playing.
+    let games_in = |path: &PathBuf| {
+        std::fs::read_to_string(path)
+            .map(|t| t.matches("[Result ").count())
+            .unwrap_or(0)
+    };
+    let since = std::time::Instant::now();
+    while games_in(&pgn) < 4 {
+        assert!(since.elapsed().as_secs() < 120, "no game reached the PGN file");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    interrupt(child.id());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Interrupted: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let played: usize = line["Interrupted: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((4..100_000).contains(&played), "{line}");
+    assert!(stdout.contains(&format!("{played} games\n")), "{stdout}");
+    // The files hold exactly the games the result counts.
+    assert_eq!(games_in(&pgn), played);
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["games"], played);
+    assert_eq!(summary["partial"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shipped_config_runs_from_any_folder() {
+    let dir = scratch("any-folder");
+    let config = std::env::current_dir()
+        .unwrap()
+        .join("configs/xiangqi-quick.json");
+    qitune()
+        .current_dir(&dir)
+        .args(["tune", "--quiet", "--generations", "1", "--config"])
+        .arg(&config)
+        .assert()
+        .success();
+    assert!(dir.join("runs/xiangqi-quick/champions/gen-0001.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,6 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// The ply cap of every game unless a user sets another (`match --max-plies`, a run's
@@ -242,12 +243,23 @@ pub struct Match<G: Game> {
 }
 
 /// One played game of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Played<G: Game> {
     pub index: usize,
     /// Whether A had the first seat (Red, White).
     pub a_first: bool,
     pub record: GameRecord<G::Move>,
+}
+
+// By hand: a derive would ask the game type itself to be Clone.
+impl<G: Game> Clone for Played<G> {
+    fn clone(&self) -> Self {
+        Played {
+            index: self.index,
+            a_first: self.a_first,
+            record: self.record.clone(),
+        }
+    }
 }
 
 impl<G: Game> Played<G> {
@@ -276,21 +288,37 @@ impl<G: Game> Match<G> {
         threads: usize,
         done: impl Fn(&Played<G>) + Sync,
     ) -> Result<Vec<Played<G>>, ArenaError> {
+        self.run_until(threads, &AtomicBool::new(false), done)
+    }
+
+    /// As [`Match::run`], but once `stop` is set no further game starts: the games already
+    /// under way finish, and the result holds every finished game, in schedule order.
+    pub fn run_until(
+        &self,
+        threads: usize,
+        stop: &AtomicBool,
+        done: impl Fn(&Played<G>) + Sync,
+    ) -> Result<Vec<Played<G>>, ArenaError> {
         const BATCH: usize = 64;
         let runner = Runner::new(threads)?;
         let mut played: Vec<Played<G>> = Vec::new();
         let mut wdl = stats::Wdl::default();
-        while played.len() < self.games {
+        let mut next = 0;
+        while next < self.games && !stop.load(Ordering::Relaxed) {
             let end = match self.sprt {
-                Some(_) => (played.len() + BATCH).min(self.games),
+                Some(_) => (next + BATCH).min(self.games),
                 None => self.games,
             };
-            let batch = runner.map(played.len()..end, |index| {
+            let batch = runner.map(next..end, |index| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 let p = self.play(index);
                 done(&p);
-                p
+                Some(p)
             });
-            for p in batch {
+            next = end;
+            for p in batch.into_iter().flatten() {
                 wdl.add(p.a_result());
                 played.push(p);
                 if let Some(t) = self.sprt {

@@ -121,11 +121,17 @@ impl Process {
             ending: Ending::Crash,
             what,
         };
-        let mut child = Command::new(&spec.path)
+        let mut command = Command::new(&spec.path);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // Its own process group: Ctrl-C at the terminal stops the match, which ends its
+        // games and engines itself, rather than killing engines in the middle of a game.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| fault(format!("cannot start {}: {e}", spec.path.display())))?;
         let stdin = child.stdin.take().expect("piped stdin");

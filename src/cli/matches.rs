@@ -250,41 +250,76 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         sprt,
     };
 
+    // Games go to the PGN file as they finish (a crash or Ctrl-C keeps them); at the end the
+    // file is rewritten with exactly the games counted, in schedule order.
+    let pgn_file = match &args.pgn {
+        Some(path) => Some(Mutex::new(
+            std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let stop = super::interrupt::stop_flag(
+        "Ctrl-C: no new games start; the games under way finish, then the result so far is shown (Ctrl-C again quits at once)".to_string(),
+        "stopped at once; the games finished so far are in the --pgn file, if one was given".to_string(),
+    );
     let bar = super::progress::Progress::new(args.games as u64, "games");
-    let so_far = Mutex::new(Wdl::default());
+    let so_far: Mutex<(Wdl, Vec<arena::Played<G>>, Instant)> =
+        Mutex::new((Wdl::default(), Vec::new(), Instant::now()));
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
-    let played = m.run(threads, |p| {
+    let write_failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let played = m.run_until(threads, &stop, |p| {
         finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = so_far.lock().unwrap_or_else(|e| e.into_inner());
+        let (w, games, last_json) = &mut *guard;
         w.add(p.a_result());
         let elo = w.elo().map_or("-".to_string(), |e| {
             format!("{:+.0}", if e.abs() < 0.5 { 0.0 } else { e })
         });
         bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
+        let mut written = Ok(());
+        if let (Some(file), Some(path)) = (&pgn_file, &args.pgn) {
+            use std::io::Write;
+            let text = pgn_text(&args, std::slice::from_ref(p));
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            written = file
+                .write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .with_context(|| format!("cannot write {}", path.display()));
+        }
+        if let Some(path) = &args.json {
+            games.push(p.clone());
+            // The summary so far, at most every two seconds: rewriting it after every game
+            // would cost more than fast games do.
+            if written.is_ok() && last_json.elapsed() >= Duration::from_secs(2) {
+                *last_json = Instant::now();
+                games.sort_by_key(|g| g.index);
+                written = write_json(path, &Summary::of(games, sprt), &args, true);
+            }
+        }
+        if let Err(e) = written {
+            write_failure
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
     })?;
     bar.finish();
-    let seconds = start.elapsed().as_secs_f64();
-
-    let wdl = arena::tally(&played);
-    let plies: usize = played.iter().map(|p| p.record.plies()).sum();
-    let nodes: u64 = played.iter().map(|p| p.record.nodes.iter().sum::<u64>()).sum();
-    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
-    for p in &played {
-        *endings.entry(p.record.ending.to_string()).or_default() += 1;
+    if let Some(e) = write_failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
-    let count = |ending: Ending| played.iter().filter(|p| p.record.ending == ending).count();
-    let (forfeits, illegal, false_claims) = (
-        count(Ending::Time),
-        count(Ending::IllegalMove),
-        count(Ending::FalseClaim),
-    );
-    let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
-    let penta = Pentanomial::from_pairs(&results);
-    let elo = wdl.elo();
-    let err = wdl.elo_error();
+    let interrupted = stop.load(std::sync::atomic::Ordering::SeqCst);
+    if played.is_empty() {
+        bail!("stopped before any game finished");
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let summary = Summary::of(&played, sprt);
+    let wdl = &summary.wdl;
 
+    if interrupted {
+        println!("Interrupted: {} of {} games played", played.len(), args.games);
+    }
     println!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
         args.a,
@@ -295,44 +330,45 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         wdl.score(),
         wdl.games()
     );
-    println!("{}, LOS: {:.1}%", elo_line(&wdl), 100.0 * wdl.los());
+    println!("{}, LOS: {:.1}%", elo_line(wdl), 100.0 * wdl.los());
     println!(
         "Pairs (A's points 0, 1/2, 1, 3/2, 2): {}",
-        penta
+        summary
+            .penta
             .0
             .iter()
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let sprt_summary = sprt.map(|t| {
+    if let Some(t) = sprt {
         let (lo, hi) = t.bounds();
-        let llr = t.llr(&wdl);
-        let verdict = match t.decide(&wdl) {
+        let verdict = match t.decide(wdl) {
             Some(SprtDecision::H1) => "H1 accepted (A is stronger)",
             Some(SprtDecision::H0) => "H0 accepted",
             None => "no decision yet",
         };
         println!(
-            "SPRT [{}, {}]: LLR {llr:.2} ({lo:.2}, {hi:.2}) {verdict}",
-            t.elo0, t.elo1
+            "SPRT [{}, {}]: LLR {:.2} ({lo:.2}, {hi:.2}) {verdict}",
+            t.elo0,
+            t.elo1,
+            t.llr(wdl)
         );
-        serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": llr, "lower": lo, "upper": hi,
-            "decision": t.decide(&wdl)})
-    });
-    let ending_list: Vec<String> = endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    }
+    let ending_list: Vec<String> = summary.endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!("Endings: {}", ending_list.join(", "));
     println!(
         "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} thread{}",
-        plies as f64 / played.len() as f64,
-        nodes,
+        summary.plies_mean,
+        summary.nodes,
         seconds,
         finished.into_inner() as f64 / seconds,
         if threads == 1 { "" } else { "s" }
     );
     if matches!(budget, Budget::Clock { .. }) {
         println!(
-            "Clock: {forfeits} time forfeits, {illegal} illegal moves, {false_claims} false draw claims"
+            "Clock: {} time forfeits, {} illegal moves, {} false draw claims",
+            summary.forfeits, summary.illegal, summary.false_claims
         );
     }
     for (name, seat_of_a) in [(&args.a, true), (&args.b, false)] {
@@ -340,45 +376,102 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             println!("{name}: {line}");
         }
     }
-    let faults: Vec<&String> = played.iter().filter_map(|p| p.record.fault.as_ref()).collect();
-    for f in faults.iter().take(5) {
+    for f in summary.faults.iter().take(5) {
         println!("Fault: {f}");
     }
     if let Some(path) = &args.pgn {
-        let mut text = String::new();
-        for p in &played {
-            let (red, black) = if p.a_first {
-                (&args.a, &args.b)
-            } else {
-                (&args.b, &args.a)
-            };
-            text.push_str(&pgn::game::<G>(
-                &p.record,
-                "qitune match",
-                p.index + 1,
-                red,
-                black,
-            ));
-        }
-        qitune::fsutil::write_atomic(path, text.as_bytes())
+        qitune::fsutil::write_atomic(path, pgn_text(&args, &played).as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.json {
-        let summary = serde_json::json!({
-            "a": args.a, "b": args.b,
-            "games": wdl.games(), "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
-            "score": wdl.score(), "elo": elo, "elo_error": err, "los": wdl.los(),
-            "plies_mean": plies as f64 / played.len() as f64, "nodes": nodes,
-            "time_forfeits": forfeits, "illegal_moves": illegal,
-            "false_draw_claims": false_claims, "endings": endings,
-            "pentanomial": penta.0, "faults": faults,
-            "sprt": sprt_summary,
-        });
-        let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
-        qitune::fsutil::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_json(path, &summary, &args, interrupted)?;
+    }
+    if interrupted {
+        std::process::exit(super::interrupt::EXIT_INTERRUPTED);
     }
     Ok(())
+}
+
+/// What a match's finished games add up to.
+struct Summary {
+    wdl: Wdl,
+    penta: Pentanomial,
+    plies_mean: f64,
+    nodes: u64,
+    endings: BTreeMap<String, u32>,
+    forfeits: usize,
+    illegal: usize,
+    false_claims: usize,
+    faults: Vec<String>,
+    sprt: Option<Sprt>,
+}
+
+impl Summary {
+    fn of<G: Game>(played: &[arena::Played<G>], sprt: Option<Sprt>) -> Summary {
+        let plies: usize = played.iter().map(|p| p.record.plies()).sum();
+        let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+        for p in played {
+            *endings.entry(p.record.ending.to_string()).or_default() += 1;
+        }
+        let count = |ending: Ending| played.iter().filter(|p| p.record.ending == ending).count();
+        let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
+        Summary {
+            wdl: arena::tally(played),
+            penta: Pentanomial::from_pairs(&results),
+            plies_mean: plies as f64 / played.len().max(1) as f64,
+            nodes: played.iter().map(|p| p.record.nodes.iter().sum::<u64>()).sum(),
+            endings,
+            forfeits: count(Ending::Time),
+            illegal: count(Ending::IllegalMove),
+            false_claims: count(Ending::FalseClaim),
+            faults: played.iter().filter_map(|p| p.record.fault.clone()).collect(),
+            sprt,
+        }
+    }
+}
+
+/// Writes the summary as JSON (atomically); `partial` says the match has not played all
+/// its games (still running, or interrupted).
+fn write_json(path: &std::path::Path, s: &Summary, args: &Args, partial: bool) -> Result<()> {
+    let w = &s.wdl;
+    let sprt = s.sprt.map(|t| {
+        let (lo, hi) = t.bounds();
+        serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": t.llr(w), "lower": lo,
+            "upper": hi, "decision": t.decide(w)})
+    });
+    let summary = serde_json::json!({
+        "a": args.a, "b": args.b, "partial": partial,
+        "games": w.games(), "wins": w.wins, "draws": w.draws, "losses": w.losses,
+        "score": w.score(), "elo": w.elo(), "elo_error": w.elo_error(), "los": w.los(),
+        "plies_mean": s.plies_mean, "nodes": s.nodes,
+        "time_forfeits": s.forfeits, "illegal_moves": s.illegal,
+        "false_draw_claims": s.false_claims, "endings": s.endings,
+        "pentanomial": s.penta.0, "faults": s.faults,
+        "sprt": sprt,
+    });
+    let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
+    qitune::fsutil::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The games as PGN, each naming its players by the command line's names.
+fn pgn_text<G: Game>(args: &Args, played: &[arena::Played<G>]) -> String {
+    let mut text = String::new();
+    for p in played {
+        let (red, black) = if p.a_first {
+            (&args.a, &args.b)
+        } else {
+            (&args.b, &args.a)
+        };
+        text.push_str(&pgn::game::<G>(
+            &p.record,
+            "qitune match",
+            p.index + 1,
+            red,
+            black,
+        ));
+    }
+    text
 }
 
 /// One player's depth and clock figures over the match: mean depth, mean time used a move

@@ -3,6 +3,7 @@
 mod bench;
 mod engine;
 mod export;
+mod interrupt;
 mod matches;
 mod params;
 mod perft;

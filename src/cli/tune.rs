@@ -119,6 +119,17 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
     if !args.quiet && !args.jsonl {
         println!("{header}");
     }
+    let mut again = format!("qitune tune --config {} --resume", args.config.display());
+    if args.runs != Path::new("runs") {
+        again.push_str(&format!(" --runs {}", args.runs.display()));
+    }
+    if let Some(name) = &args.name {
+        again.push_str(&format!(" --name {name}"));
+    }
+    super::interrupt::exit_with(format!(
+        "interrupted: {} keeps every finished generation (the one under way starts again); go on with: {again}",
+        run.dir.display()
+    ));
     let log_path = run.dir.join("run.log");
     let mut log = std::fs::OpenOptions::new()
         .create(true)

@@ -469,14 +469,16 @@ pub enum ConfigError {
     Invalid(String),
 }
 
-/// A path from a configuration: as given when it exists from the working folder, else
-/// relative to the configuration file's folder.
+/// A path from a configuration: relative to the configuration file's folder, so that a
+/// configuration works from any working folder; a relative path found only from the working
+/// folder is taken from there (configurations written next to nothing they name).
 pub fn resolve(base_dir: &Path, path: &str) -> PathBuf {
     let p = PathBuf::from(path);
-    if p.is_absolute() || p.exists() {
-        p
+    let beside = base_dir.join(&p);
+    if p.is_absolute() || beside.exists() || !p.exists() {
+        beside
     } else {
-        base_dir.join(p)
+        p
     }
 }
 

@@ -1,0 +1,36 @@
+//! Ctrl-C for long commands: say what has been kept and how to go on, never a bare death.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Ends the process at the first Ctrl-C, after printing `message` (for work whose saved state
+/// is always consistent, such as a tuning run's folder).
+pub fn exit_with(message: String) {
+    // A second handler cannot be installed; the first one stays in force, which is all a
+    // command that installs one needs.
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\n{message}");
+        std::process::exit(EXIT_INTERRUPTED);
+    });
+}
+
+/// The first Ctrl-C sets the returned flag (the work stops starting new units and reports
+/// what it finished) after printing `message`; a second one ends the process at once.
+pub fn stop_flag(message: String, at_once: String) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let presses = AtomicUsize::new(0);
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if presses.fetch_add(1, Ordering::SeqCst) == 0 {
+            flag.store(true, Ordering::SeqCst);
+            eprintln!("\n{message}");
+        } else {
+            eprintln!("\n{at_once}");
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    stop
+}
