@@ -156,7 +156,7 @@ fn parse_square(s: &str) -> Option<u8> {
     let b = s.as_bytes();
     let file = b.first()?.to_ascii_lowercase().checked_sub(b'a')?;
     let rank: u8 = s.get(1..)?.parse().ok()?;
-    (file < 10 && (1..=10).contains(&rank)).then_some((rank - 1) * 10 + file)
+    (file < 10 && (1..=10).contains(&rank)).then(|| (rank - 1) * 10 + file)
 }
 
 impl fmt::Display for Move {

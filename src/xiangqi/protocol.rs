@@ -278,6 +278,8 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn go(&mut self, args: &[&str]) {
+        // A search under way answers first, so that answers come in the order of the `go`s.
+        self.finish_search();
         // Every `go` is answered, so that a GUI never waits: an error line, then no move.
         let Some(game) = self.game.clone() else {
             self.error("go: no position to search (the last 'position' was rejected)");
@@ -290,7 +292,6 @@ impl<W: Write + Send + 'static> Engine<W> {
                 return self.say(no_move(self.dialect));
             }
         };
-        self.finish_search();
         let Some(mut searcher) = self.searcher.take() else {
             return self.error("go: the engine is busy");
         };
