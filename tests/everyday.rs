@@ -236,3 +236,26 @@ fn a_shipped_config_runs_from_any_folder() {
     assert!(dir.join("runs/xiangqi-quick/champions/gen-0001.json").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn match_jsonl_gives_one_object_a_game_then_the_result() {
+    let out = stdout_of(qitune().args([
+        "match", "--a", "default", "--b", "material", "--games", "4", "--nodes", "100", "--jsonl",
+    ]));
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let mut games: Vec<u64> = lines[..4].iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    games.sort();
+    assert_eq!(games, [1, 2, 3, 4]);
+    let wins = lines[..4].iter().filter(|g| g["result"] == "win").count() as u64;
+    assert_eq!(lines[4]["games"], 4);
+    assert_eq!(lines[4]["wins"].as_u64().unwrap(), wins);
+    // --quiet leaves only the result.
+    let assert = qitune()
+        .args([
+            "match", "--a", "default", "--b", "material", "--games", "2", "--nodes", "100", "--quiet",
+        ])
+        .assert()
+        .success();
+    assert!(assert.get_output().stderr.is_empty());
+}

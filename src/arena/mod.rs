@@ -189,6 +189,15 @@ impl<G: Game> Schedule<'_, G> {
         runner: &Runner,
         done: impl Fn(&GameRecord<G::Move>) + Sync,
     ) -> Vec<GameRecord<G::Move>> {
+        self.run_indexed(runner, |_, record| done(record))
+    }
+
+    /// As [`Schedule::run`], telling `done` which fixture each finished game was.
+    pub fn run_indexed(
+        &self,
+        runner: &Runner,
+        done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
+    ) -> Vec<GameRecord<G::Move>> {
         runner.map(0..self.fixtures.len(), |i| {
             let f = self.fixtures[i];
             let record = play_game::<G>(
@@ -197,7 +206,7 @@ impl<G: Game> Schedule<'_, G> {
                 &self.players[f.second],
                 &self.conditions,
             );
-            done(&record);
+            done(i, &record);
             record
         })
     }

@@ -84,6 +84,13 @@ pub struct Args {
     /// Adjudicate a draw: SCORE,MOVES,PLY (after PLY, all scores within SCORE for MOVES moves each).
     #[arg(long)]
     draw: Option<String>,
+    /// No progress bar and no progress lines: only the result.
+    #[arg(long, conflicts_with = "jsonl")]
+    quiet: bool,
+    /// One JSON object per finished game on standard output (game, A's seat, result for A,
+    /// ending, plies), then the result; no progress.
+    #[arg(long)]
+    jsonl: bool,
 }
 
 /// Parses a comma-separated list of `n` numbers for `flag`.
@@ -262,7 +269,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         "Ctrl-C: no new games start; the games under way finish, then the result so far is shown (Ctrl-C again quits at once)".to_string(),
         "stopped at once; the games finished so far are in the --pgn file, if one was given".to_string(),
     );
-    let bar = super::progress::Progress::new(args.games as u64, "games");
+    let bar = super::progress::Progress::new(args.games as u64, "games", args.quiet || args.jsonl);
     let so_far: Mutex<(Wdl, Vec<arena::Played<G>>, Instant)> =
         Mutex::new((Wdl::default(), Vec::new(), Instant::now()));
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
@@ -278,6 +285,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             format!("{:+.0}", if e.abs() < 0.5 { 0.0 } else { e })
         });
         bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
+        if args.jsonl {
+            println!("{}", game_json(p));
+        }
         let mut written = Ok(());
         if let (Some(file), Some(path)) = (&pgn_file, &args.pgn) {
             use std::io::Write;
@@ -317,10 +327,22 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let summary = Summary::of(&played, sprt);
     let wdl = &summary.wdl;
 
+    // With --jsonl, standard output stays JSON: the words go to standard error.
+    let say = |line: String| {
+        if args.jsonl {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
     if interrupted {
-        println!("Interrupted: {} of {} games played", played.len(), args.games);
+        say(format!(
+            "Interrupted: {} of {} games played",
+            played.len(),
+            args.games
+        ));
     }
-    println!(
+    say(format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
         args.a,
         args.b,
@@ -329,9 +351,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         wdl.draws,
         wdl.score(),
         wdl.games()
-    );
-    println!("{}, LOS: {:.1}%", elo_line(wdl), 100.0 * wdl.los());
-    println!(
+    ));
+    say(format!("{}, LOS: {:.1}%", elo_line(wdl), 100.0 * wdl.los()));
+    say(format!(
         "Pairs (A's points 0, 1/2, 1, 3/2, 2): {}",
         summary
             .penta
@@ -340,7 +362,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             .map(|n| n.to_string())
             .collect::<Vec<_>>()
             .join(" ")
-    );
+    ));
     if let Some(t) = sprt {
         let (lo, hi) = t.bounds();
         let verdict = match t.decide(wdl) {
@@ -348,36 +370,36 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             Some(SprtDecision::H0) => "H0 accepted",
             None => "no decision yet",
         };
-        println!(
+        say(format!(
             "SPRT [{}, {}]: LLR {:.2} ({lo:.2}, {hi:.2}) {verdict}",
             t.elo0,
             t.elo1,
             t.llr(wdl)
-        );
+        ));
     }
     let ending_list: Vec<String> = summary.endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    println!("Endings: {}", ending_list.join(", "));
-    println!(
+    say(format!("Endings: {}", ending_list.join(", ")));
+    say(format!(
         "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} thread{}",
         summary.plies_mean,
         summary.nodes,
         seconds,
         finished.into_inner() as f64 / seconds,
         if threads == 1 { "" } else { "s" }
-    );
+    ));
     if matches!(budget, Budget::Clock { .. }) {
-        println!(
+        say(format!(
             "Clock: {} time forfeits, {} illegal moves, {} false draw claims",
             summary.forfeits, summary.illegal, summary.false_claims
-        );
+        ));
     }
     for (name, seat_of_a) in [(&args.a, true), (&args.b, false)] {
         if let Some(line) = clock_line(&played, seat_of_a) {
-            println!("{name}: {line}");
+            say(format!("{name}: {line}"));
         }
     }
     for f in summary.faults.iter().take(5) {
-        println!("Fault: {f}");
+        say(format!("Fault: {f}"));
     }
     if let Some(path) = &args.pgn {
         qitune::fsutil::write_atomic(path, pgn_text(&args, &played).as_bytes())
@@ -386,10 +408,30 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     if let Some(path) = &args.json {
         write_json(path, &summary, &args, interrupted)?;
     }
+    if args.jsonl {
+        println!("{}", summary_json(&summary, &args, interrupted));
+    }
     if interrupted {
         std::process::exit(super::interrupt::EXIT_INTERRUPTED);
     }
     Ok(())
+}
+
+/// One finished game for `--jsonl`: its number (1-based, schedule order), A's seat, the
+/// result from A's point of view, how it ended and its length.
+pub fn game_json<G: Game>(p: &arena::Played<G>) -> serde_json::Value {
+    let r = p.a_result();
+    let result = if r.wins == 1 {
+        "win"
+    } else if r.losses == 1 {
+        "loss"
+    } else {
+        "draw"
+    };
+    serde_json::json!({
+        "game": p.index + 1, "a_first": p.a_first, "result": result,
+        "ending": p.record.ending.to_string(), "plies": p.record.plies(),
+    })
 }
 
 /// What a match's finished games add up to.
@@ -430,16 +472,16 @@ impl Summary {
     }
 }
 
-/// Writes the summary as JSON (atomically); `partial` says the match has not played all
-/// its games (still running, or interrupted).
-fn write_json(path: &std::path::Path, s: &Summary, args: &Args, partial: bool) -> Result<()> {
+/// The summary as JSON; `partial` says the match has not played all its games (still
+/// running, or interrupted).
+fn summary_json(s: &Summary, args: &Args, partial: bool) -> serde_json::Value {
     let w = &s.wdl;
     let sprt = s.sprt.map(|t| {
         let (lo, hi) = t.bounds();
         serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": t.llr(w), "lower": lo,
             "upper": hi, "decision": t.decide(w)})
     });
-    let summary = serde_json::json!({
+    serde_json::json!({
         "a": args.a, "b": args.b, "partial": partial,
         "games": w.games(), "wins": w.wins, "draws": w.draws, "losses": w.losses,
         "score": w.score(), "elo": w.elo(), "elo_error": w.elo_error(), "los": w.los(),
@@ -448,8 +490,13 @@ fn write_json(path: &std::path::Path, s: &Summary, args: &Args, partial: bool) -
         "false_draw_claims": s.false_claims, "endings": s.endings,
         "pentanomial": s.penta.0, "faults": s.faults,
         "sprt": sprt,
-    });
-    let text = serde_json::to_string_pretty(&summary).expect("summary serialises") + "\n";
+    })
+}
+
+/// Writes the summary as JSON, atomically.
+fn write_json(path: &std::path::Path, s: &Summary, args: &Args, partial: bool) -> Result<()> {
+    let text =
+        serde_json::to_string_pretty(&summary_json(s, args, partial)).expect("summary serialises") + "\n";
     qitune::fsutil::write_atomic(path, text.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }

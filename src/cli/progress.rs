@@ -18,9 +18,10 @@ pub struct Progress {
 
 impl Progress {
     /// A report over `len` units named `unit` ("games"); plain lines come about 20 times.
-    pub fn new(len: u64, unit: &'static str) -> Progress {
+    /// `quiet`: no report at all.
+    pub fn new(len: u64, unit: &'static str, quiet: bool) -> Progress {
         let terminal = std::io::stderr().is_terminal();
-        let bar = if terminal {
+        let bar = if terminal && !quiet {
             let bar = ProgressBar::new(len);
             bar.set_style(
                 ProgressStyle::with_template(&format!(
@@ -34,7 +35,7 @@ impl Progress {
         };
         Progress {
             bar,
-            every: (!terminal).then_some((len / 20).max(1)),
+            every: (!terminal && !quiet).then_some((len / 20).max(1)),
             unit,
             done: AtomicU64::new(0),
             started: Instant::now(),
@@ -51,8 +52,13 @@ impl Progress {
             if done % every == 0 || done == len {
                 let elapsed = self.started.elapsed();
                 let eta = elapsed.mul_f64((len - done) as f64 / done as f64);
+                let message = if message.is_empty() {
+                    String::new()
+                } else {
+                    format!("  {message}")
+                };
                 eprintln!(
-                    "[{}] {done}/{len} {}  {message}  eta {}",
+                    "[{}] {done}/{len} {}{message}  eta {}",
                     clock_now(),
                     self.unit,
                     hms(eta)

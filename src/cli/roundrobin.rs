@@ -2,7 +2,6 @@
 //! against each other.
 
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
 use qitune::arena::rating::Crosstable;
 use qitune::arena::{self, Conditions, Fixture, Runner, Schedule};
@@ -45,6 +44,14 @@ pub struct Args {
     /// Overwrite an earlier crosstable at PREFIX.
     #[arg(long)]
     force: bool,
+    /// No progress bar and no progress lines: only the crosstable.
+    #[arg(long, conflicts_with = "jsonl")]
+    quiet: bool,
+    /// One JSON object per finished game on standard output (the players with Red or White
+    /// first, the result for the first, ending, plies), then one with the ratings; the
+    /// crosstable goes to standard error.
+    #[arg(long)]
+    jsonl: bool,
 }
 
 /// The generations of `--gens`, in the order given, without repeats.
@@ -131,10 +138,10 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let n = players.len();
     let pairs: Vec<(usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
-    let bar = ProgressBar::new((pairs.len() * args.games_per_pair) as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise} eta {eta}]")
-            .expect("template"),
+    let bar = super::progress::Progress::new(
+        (pairs.len() * args.games_per_pair) as u64,
+        "games",
+        args.quiet || args.jsonl,
     );
     let budget = Budget::Nodes(args.nodes);
     let players: Vec<Player<G::Weights>> = players.into_iter().map(|w| Player::weights(w, budget)).collect();
@@ -153,7 +160,22 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         fixtures: &fixtures,
         conditions: Conditions::for_budget(budget),
     };
-    let records = schedule.run(&Runner::new(threads)?, |_| bar.inc(1));
+    let records = schedule.run_indexed(&Runner::new(threads)?, |i, record| {
+        bar.tick("");
+        if args.jsonl {
+            let f = fixtures[i];
+            let result = match record.winner {
+                None => "draw",
+                Some(qitune::game::Seat::First) => "win",
+                Some(_) => "loss",
+            };
+            println!(
+                "{}",
+                serde_json::json!({"game": i + 1, "first": names[f.first], "second": names[f.second],
+                    "result": result, "ending": record.ending.to_string(), "plies": record.plies()})
+            );
+        }
+    });
     let mut table = Crosstable::new(n);
     let mut plus_minus = vec![vec![0i32; n]; n];
     for (f, record) in fixtures.iter().zip(&records) {
@@ -163,7 +185,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         plus_minus[f.first][f.second] += signed;
         plus_minus[f.second][f.first] -= signed;
     }
-    bar.finish_and_clear();
+    bar.finish();
     let ratings = table.ratings();
 
     let mut order: Vec<usize> = (0..n).collect();
@@ -218,16 +240,25 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
         .with_context(|| format!("cannot write {}", with_ext("md").display()))?;
     qitune::fsutil::write_atomic(&with_ext("csv"), &csv.into_inner()?)
         .with_context(|| format!("cannot write {}", with_ext("csv").display()))?;
-    print!("{md}");
-    println!(
-        "cells: wins minus losses of the row player against the column player over {} games",
-        args.games_per_pair
-    );
-    println!(
-        "written to {} and {}",
+    let words = format!(
+        "{md}cells: wins minus losses of the row player against the column player over {} games\nwritten to {} and {}",
+        args.games_per_pair,
         with_ext("md").display(),
         with_ext("csv").display()
     );
+    if args.jsonl {
+        eprintln!("{words}");
+        let rated: Vec<serde_json::Value> = order
+            .iter()
+            .map(|&i| {
+                serde_json::json!({"player": names[i], "score": plus_minus[i].iter().sum::<i32>(),
+                "rating": ratings[i].elo, "error95": ratings[i].error})
+            })
+            .collect();
+        println!("{}", serde_json::json!({ "ratings": rated }));
+    } else {
+        println!("{words}");
+    }
     Ok(())
 }
 
