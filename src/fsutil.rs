@@ -58,6 +58,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Checks that files can be written in `dir` the way [`write_atomic`] writes them, so that a
+/// long job refuses a read-only folder before it starts rather than after its first step.
+pub fn check_writable(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".write-probe{TEMPORARY}{}", std::process::id()));
+    write_atomic(&probe, b"")?;
+    fs::remove_file(&probe)
+}
+
 /// What marks the name of [`write_atomic`]'s temporary files.
 const TEMPORARY: &str = ".tmp-";
 
@@ -78,6 +86,19 @@ pub fn remove_temporaries(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_that_takes_no_files_is_found_out() {
+        let dir = std::env::temp_dir().join(format!("qitune-probe-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        check_writable(&dir).unwrap();
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "the probe is removed");
+        assert!(check_writable(&dir.join("missing")).is_err());
+        // Not even root may create files in /proc.
+        #[cfg(target_os = "linux")]
+        assert!(check_writable(Path::new("/proc")).is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -325,6 +325,7 @@ impl<G: Game> Run<G> {
         // A run killed while saving leaves a temporary file; the saved files are whole.
         for folder in [dir.to_path_buf(), dir.join("champions")] {
             crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
+            crate::fsutil::check_writable(&folder).map_err(io(&folder))?;
         }
         if state.population.len() != config.population {
             return Err(bad_state(
