@@ -42,7 +42,8 @@ pub struct Config {
     /// n, the groups each generation is split into (each group's champion survives).
     pub groups: usize,
     pub generations: usize,
-    /// Parameters to evolve: names, `prefix*` patterns, or `all`; the rest stay at the base.
+    /// Parameters to evolve: names, patterns with `*` (`mobility_*`, `*_eg`), or `all`; the
+    /// rest stay at the base.
     pub evolve: Vec<String>,
     /// How the first population is made.
     #[serde(default)]
@@ -302,9 +303,9 @@ impl Config {
                 (0..specs.len())
                     .filter(|&i| specs[i].bits > 0 && !specs[i].knob)
                     .collect()
-            } else if let Some(prefix) = pattern.strip_suffix('*') {
+            } else if pattern.contains('*') {
                 (0..specs.len())
-                    .filter(|&i| specs[i].name.starts_with(prefix) && specs[i].bits > 0)
+                    .filter(|&i| glob(pattern, specs[i].name) && specs[i].bits > 0)
                     .collect()
             } else {
                 let i = specs
@@ -469,6 +470,27 @@ pub enum ConfigError {
     Invalid(String),
 }
 
+/// Whether `name` matches `pattern`, in which `*` stands for any run of characters
+/// (`mobility_*`, `*_eg`, `pst_*_e*`).
+fn glob(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let mut parts: Vec<&str> = parts.collect();
+    let Some(last) = parts.pop() else {
+        return rest.is_empty();
+    };
+    for part in parts {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
 /// A path from a configuration: relative to the configuration file's folder, so that a
 /// configuration works from any working folder; a relative path found only from the working
 /// folder is taken from there (configurations written next to nothing they name).
@@ -488,6 +510,32 @@ mod tests {
 
     fn specs() -> &'static [Spec] {
         crate::games::specs_for("xiangqi").unwrap()
+    }
+
+    #[test]
+    fn evolve_patterns_match_anywhere() {
+        assert!(glob("mobility_*", "mobility_rook"));
+        assert!(glob("*_eg", "horse_eg") && !glob("*_eg", "horse_egg"));
+        assert!(glob("pst_*_e*", "pst_rook_e4") && !glob("pst_*_e*", "pst_rook_a4"));
+        assert!(glob("*", "tempo") && !glob("a*a", "a"));
+        let c = config(&OK.replace(r#""rook","pst_horse_*""#, r#""*_eg""#)).unwrap();
+        let names: Vec<&str> = c
+            .evolved(specs())
+            .unwrap()
+            .iter()
+            .map(|&i| specs()[i].name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "advisor_eg",
+                "elephant_eg",
+                "horse_eg",
+                "rook_eg",
+                "cannon_eg",
+                "pawn_crossed_eg"
+            ]
+        );
     }
 
     fn config(json: &str) -> Result<Config, String> {
