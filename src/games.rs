@@ -13,3 +13,17 @@ pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
         _ => None,
     }
 }
+
+/// Plays game `index` of a schedule sent by another process, for the game it names.
+pub fn play_sent(
+    schedule: &crate::arena::wire::ScheduleWire,
+    index: usize,
+) -> Result<crate::arena::wire::RecordWire, crate::arena::ArenaError> {
+    match schedule.game.as_str() {
+        n if n == XiangqiGame::NAME => schedule.play::<XiangqiGame>(index),
+        n if n == AmazonsGame::NAME => schedule.play::<AmazonsGame>(index),
+        other => Err(crate::arena::ArenaError::Wire(format!(
+            "game '{other}' is unknown"
+        ))),
+    }
+}

@@ -71,3 +71,60 @@ fn players_and_positions_are_checked() {
         format!("{:?}", player_weights::<XiangqiGame>("random:2"))
     );
 }
+
+/// Plays a schedule locally and game by game through its plain-data description (as an MPI
+/// rank does): the records rebuilt from the wire are the local ones.
+fn records_survive_the_wire<G: Game>(players: &[&str], budget: Budget, max_plies: usize) {
+    use qitune::arena::wire::ScheduleWire;
+    use qitune::arena::{Fixture, Runner, Schedule};
+    use qitune::params::Params;
+    let params: Vec<Params> = players
+        .iter()
+        .map(|name| match name.strip_prefix("random:") {
+            Some(seed) => {
+                use rand::SeedableRng;
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.parse().unwrap());
+                Params::random(G::specs(), &mut rng)
+            }
+            None => Params::defaults(G::specs()),
+        })
+        .collect();
+    let compiled: Vec<Player<G::Weights>> = params
+        .iter()
+        .map(|p| Player::weights(G::weights(p), budget))
+        .collect();
+    let positions: Vec<G::Board> = (0..3).map(|s| G::random_opening(s, 4)).collect();
+    let fixtures: Vec<Fixture> = (0..3).flat_map(|k| Fixture::pair(k % 2, 1 - k % 2, k)).collect();
+    let schedule = Schedule::<G> {
+        players: &compiled,
+        params: Some(&params),
+        positions: &positions,
+        fixtures: &fixtures,
+        conditions: Conditions {
+            max_plies,
+            tt_mb: 1,
+            ..Conditions::for_budget(budget)
+        },
+    };
+    let local = schedule.run(&Runner::new(2).unwrap(), |_| {}).unwrap();
+    let wire = ScheduleWire::of(&schedule, &params).unwrap();
+    let wire: ScheduleWire = serde_json::from_str(&serde_json::to_string(&wire).unwrap()).unwrap();
+    for (i, record) in local.iter().enumerate() {
+        let sent = wire.play::<G>(i).unwrap();
+        let sent =
+            serde_json::from_str::<qitune::arena::wire::RecordWire>(&serde_json::to_string(&sent).unwrap())
+                .unwrap();
+        let rebuilt = sent.record::<G>(&positions[fixtures[i].position]).unwrap();
+        assert_eq!(&rebuilt, record, "game {i}");
+    }
+}
+
+#[test]
+fn schedules_and_records_survive_the_wire() {
+    records_survive_the_wire::<XiangqiGame>(&["default", "random:3"], Budget::Nodes(300), 80);
+    records_survive_the_wire::<qitune::amazons::game::AmazonsGame>(
+        &["default", "random:4"],
+        Budget::Nodes(200),
+        92,
+    );
+}

@@ -1,10 +1,13 @@
 //! The arena: parallel, deterministic matches between engines, with honest statistics.
 
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod outside;
 pub mod pgn;
 pub mod play;
 pub mod rating;
 pub mod stats;
+pub mod wire;
 
 pub use play::{play_game, Conditions};
 
@@ -45,6 +48,10 @@ pub enum ArenaError {
     NoPositions { path: String },
     #[error("cannot start {threads} threads: {message}")]
     Threads { threads: usize, message: String },
+    /// A schedule or record passed between processes does not fit (a bug or a mismatch of
+    /// versions between ranks).
+    #[error("between processes: {0}")]
+    Wire(String),
 }
 
 /// Reads a player: `default` (the built-in weights), `random:SEED` (every weight drawn at
@@ -127,6 +134,9 @@ pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, ArenaError>
 /// index and gives the results back in index order, whatever the number of threads.
 pub struct Runner {
     pool: rayon::ThreadPool,
+    /// Other MPI ranks that play schedules whose players are known by their parameters.
+    #[cfg(feature = "mpi")]
+    cluster: Option<std::rc::Rc<cluster::Cluster>>,
 }
 
 impl Runner {
@@ -138,7 +148,19 @@ impl Runner {
                 threads,
                 message: e.to_string(),
             })?;
-        Ok(Runner { pool })
+        Ok(Runner {
+            pool,
+            #[cfg(feature = "mpi")]
+            cluster: None,
+        })
+    }
+
+    /// Schedules go to the other ranks of `cluster` (when it has any) instead of this
+    /// process's threads.
+    #[cfg(feature = "mpi")]
+    pub fn with_cluster(mut self, cluster: Option<std::rc::Rc<cluster::Cluster>>) -> Runner {
+        self.cluster = cluster.filter(|c| c.size() > 1);
+        self
     }
 
     /// `play(i)` for every `i` in `indices`, in parallel, in index order.
@@ -177,6 +199,9 @@ impl Fixture {
 /// Games between many players (a generation of the GA, a round robin).
 pub struct Schedule<'a, G: Game> {
     pub players: &'a [Player<G::Weights>],
+    /// The players' parameters, when each is the game's own engine with them: what lets
+    /// another process rebuild the players (MPI ranks).
+    pub params: Option<&'a [Params]>,
     pub positions: &'a [G::Board],
     pub fixtures: &'a [Fixture],
     pub conditions: Conditions,
@@ -188,7 +213,7 @@ impl<G: Game> Schedule<'_, G> {
         &self,
         runner: &Runner,
         done: impl Fn(&GameRecord<G::Move>) + Sync,
-    ) -> Vec<GameRecord<G::Move>> {
+    ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
         self.run_indexed(runner, |_, record| done(record))
     }
 
@@ -197,8 +222,12 @@ impl<G: Game> Schedule<'_, G> {
         &self,
         runner: &Runner,
         done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
-    ) -> Vec<GameRecord<G::Move>> {
-        runner.map(0..self.fixtures.len(), |i| {
+    ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
+        #[cfg(feature = "mpi")]
+        if let (Some(cluster), Some(params)) = (&runner.cluster, self.params) {
+            return self.run_on(cluster, runner.pool.current_num_threads(), params, done);
+        }
+        Ok(runner.map(0..self.fixtures.len(), |i| {
             let f = self.fixtures[i];
             let record = play_game::<G>(
                 &self.positions[f.position],
@@ -208,7 +237,58 @@ impl<G: Game> Schedule<'_, G> {
             );
             done(i, &record);
             record
-        })
+        }))
+    }
+
+    /// Plays the schedule on `threads` threads here and on the other ranks of `cluster`.
+    #[cfg(feature = "mpi")]
+    fn run_on(
+        &self,
+        cluster: &cluster::Cluster,
+        threads: usize,
+        params: &[Params],
+        done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
+    ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
+        let wire = wire::ScheduleWire::of(self, params)?;
+        let records: std::sync::Mutex<Vec<Option<GameRecord<G::Move>>>> =
+            std::sync::Mutex::new(vec![None; self.fixtures.len()]);
+        let keep = |i: usize, record: GameRecord<G::Move>| {
+            done(i, &record);
+            records.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
+        };
+        let mut failure = None;
+        cluster.play(
+            &wire,
+            threads,
+            |i| {
+                let f = self.fixtures[i];
+                keep(
+                    i,
+                    play_game::<G>(
+                        &self.positions[f.position],
+                        &self.players[f.first],
+                        &self.players[f.second],
+                        &self.conditions,
+                    ),
+                );
+            },
+            |i, sent| match sent.record::<G>(&self.positions[self.fixtures[i].position]) {
+                Ok(record) => keep(i, record),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            },
+        )?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        records
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| r.ok_or_else(|| ArenaError::Wire(format!("game {i} never came back"))))
+            .collect()
     }
 }
 

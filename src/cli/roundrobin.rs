@@ -156,6 +156,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     }
     let schedule = Schedule::<G> {
         players: &players,
+        params: None,
         positions: &positions,
         fixtures: &fixtures,
         conditions: Conditions::for_budget(budget),
@@ -175,7 +176,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
                     "result": result, "ending": record.ending.to_string(), "plies": record.plies()})
             );
         }
-    });
+    })?;
     let mut table = Crosstable::new(n);
     let mut plus_minus = vec![vec![0i32; n]; n];
     for (f, record) in fixtures.iter().zip(&records) {

@@ -41,17 +41,55 @@ pub struct Args {
     /// validation when it had one), for other programs.
     #[arg(long)]
     jsonl: bool,
+    /// Under `mpirun`/`srun`: rank 0 runs the GA and the other ranks play its games, each
+    /// with --threads threads (needs a build with `--features mpi`).
+    #[arg(long)]
+    mpi: bool,
 }
 
 pub fn run(args: Args) -> Result<()> {
     let config = Config::read(&args.config)?;
+    let cluster = if args.mpi {
+        Some(join_cluster(&args)?)
+    } else {
+        None
+    };
+    #[cfg(feature = "mpi")]
+    if let Some(c) = cluster.as_ref().filter(|c| c.rank() != 0) {
+        // Every rank but 0 only plays: the run folder, the output and the GA are rank 0's.
+        let threads = args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        return c
+            .serve(threads, qitune::games::play_sent)
+            .with_context(|| format!("MPI rank {}", c.rank()));
+    }
     match super::GameKind::named(&config.game)? {
-        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, config),
-        super::GameKind::Amazons => tune::<AmazonsGame>(args, config),
+        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, config, cluster),
+        super::GameKind::Amazons => tune::<AmazonsGame>(args, config, cluster),
     }
 }
 
-fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
+#[cfg(feature = "mpi")]
+type Cluster = std::rc::Rc<qitune::arena::cluster::Cluster>;
+/// Without the `mpi` feature there is never a cluster.
+#[cfg(not(feature = "mpi"))]
+type Cluster = std::convert::Infallible;
+
+#[cfg(feature = "mpi")]
+fn join_cluster(args: &Args) -> Result<Cluster> {
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    Ok(std::rc::Rc::new(qitune::arena::cluster::Cluster::init()?))
+}
+
+#[cfg(not(feature = "mpi"))]
+fn join_cluster(_: &Args) -> Result<Cluster> {
+    anyhow::bail!("--mpi: this qitune was built without MPI; build it with `cargo build --release --features mpi` (an MPI library such as Open MPI must be installed)")
+}
+
+fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Result<()> {
     if let Some(name) = &args.name {
         config.name = name.clone();
     }
@@ -67,6 +105,8 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
     }
     let config_generations = config.generations;
     let dir = args.runs.join(&config.name);
+    #[cfg(not(feature = "mpi"))]
+    let _ = cluster;
     let mut run = if args.resume {
         let run = Run::<G>::resume(&dir)?;
         config.check_same_run(&run.config).map_err(|e| {
@@ -77,6 +117,10 @@ fn tune<G: Game>(args: Args, mut config: Config) -> Result<()> {
         let config_dir = args.config.parent().unwrap_or(Path::new("."));
         Run::<G>::create(config, config_dir, &args.runs)?
     };
+    #[cfg(feature = "mpi")]
+    if let Some(c) = cluster {
+        run.distribute(c);
+    }
     // The target: --generations, else what the configuration asks for (also on a resume,
     // so that a run stopped early with --generations goes on to the configured end).
     let target = args.generations.unwrap_or(config_generations);

@@ -9,7 +9,7 @@
 
 use super::config::{resolve, Config, ConfigError, Init};
 use super::genome::{hamming, mutate, Genome, Layout};
-use crate::arena::{read_positions, tally, tally_players, Conditions, Fixture, Match, Runner, Schedule};
+use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
 use crate::game::{Budget, Game, GameRecord, Player, Seat};
 use crate::params::Params;
 use rand::seq::SliceRandom;
@@ -86,12 +86,15 @@ pub struct Run<G: Game> {
     /// Positions per environment, loaded once.
     positions: Vec<Vec<G::Board>>,
     validator: Option<Validator<G>>,
+    /// Other MPI ranks that play the generations' and validations' games.
+    #[cfg(feature = "mpi")]
+    cluster: Option<std::rc::Rc<crate::arena::cluster::Cluster>>,
 }
 
 /// What validation plays: the held-out positions and the anchor.
 struct Validator<G: Game> {
     positions: Vec<G::Board>,
-    anchor: G::Weights,
+    anchor: Params,
 }
 
 /// One validation (a row of validation.csv): the generation's champion against the anchor
@@ -285,6 +288,8 @@ impl<G: Game> Run<G> {
             state,
             positions,
             validator,
+            #[cfg(feature = "mpi")]
+            cluster: None,
         };
         run.write_json("config.json", &run.config)?;
         run.write_json("state.json", &run.state)?;
@@ -355,6 +360,8 @@ impl<G: Game> Run<G> {
             state,
             positions,
             validator,
+            #[cfg(feature = "mpi")]
+            cluster: None,
         };
         run.check_folder()?;
         Ok(run)
@@ -448,6 +455,20 @@ impl<G: Game> Run<G> {
     }
 
     /// Runs one generation on `threads` workers and saves it; `done` is called per game.
+    /// Plays the run's games on the other ranks of `cluster` from now on.
+    #[cfg(feature = "mpi")]
+    pub fn distribute(&mut self, cluster: std::rc::Rc<crate::arena::cluster::Cluster>) {
+        self.cluster = Some(cluster);
+    }
+
+    /// The runner of a step's games: this process's threads, or the other ranks.
+    fn runner(&self, threads: usize) -> Result<Runner, RunError> {
+        let runner = Runner::new(threads)?;
+        #[cfg(feature = "mpi")]
+        let runner = runner.with_cluster(self.cluster.clone());
+        Ok(runner)
+    }
+
     pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
@@ -464,12 +485,17 @@ impl<G: Game> Run<G> {
         let groups = self.groups(generation);
         let (fixtures, env_index) = self.fixtures(generation, &groups);
         let budget = Budget::Nodes(self.config.environments[env_index].nodes);
-        let players: Vec<Player<G::Weights>> = population
+        let params: Vec<Params> = population
             .iter()
-            .map(|g| Player::weights(G::weights(&self.layout.decode(g, &self.base)), budget))
+            .map(|g| self.layout.decode(g, &self.base))
+            .collect();
+        let players: Vec<Player<G::Weights>> = params
+            .iter()
+            .map(|p| Player::weights(G::weights(p), budget))
             .collect();
         let schedule = Schedule::<G> {
             players: &players,
+            params: Some(&params),
             positions: &self.positions[env_index],
             fixtures: &fixtures,
             conditions: Conditions {
@@ -477,8 +503,8 @@ impl<G: Game> Run<G> {
                 ..Conditions::for_budget(budget)
             },
         };
-        let runner = Runner::new(threads)?;
-        let records = schedule.run(&runner, |_| done());
+        let runner = self.runner(threads)?;
+        let records = schedule.run(&runner, |_| done())?;
 
         // Fitness: +1 a win, -1 a loss, 0 a draw.
         let results = tally_players(&fixtures, &records, population.len());
@@ -529,7 +555,7 @@ impl<G: Game> Run<G> {
             "base": self.config.base_weights.as_deref().unwrap_or("built-in"),
             "evolved": self.layout.evolved().iter().map(|&i| G::specs()[i].name).collect::<Vec<_>>(),
         });
-        let validation = self.validate(generation, &players[best], threads)?;
+        let validation = self.validate(generation, &params[best], &runner)?;
         self.save(
             &stats,
             &population[best],
@@ -546,8 +572,8 @@ impl<G: Game> Run<G> {
     fn validate(
         &self,
         generation: usize,
-        champion: &Player<G::Weights>,
-        threads: usize,
+        champion: &Params,
+        runner: &Runner,
     ) -> Result<Option<ValidationRow>, RunError> {
         let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
             return Ok(None);
@@ -557,21 +583,28 @@ impl<G: Game> Run<G> {
         }
         let nodes = v.nodes.unwrap_or(self.config.environment(generation).nodes);
         let budget = Budget::Nodes(nodes);
-        let m = Match::<G> {
-            a: Player {
-                agent: champion.agent.clone(),
-                budget,
-            },
-            b: Player::weights(validator.anchor.clone(), budget),
-            positions: validator.positions.clone(),
-            games: v.games,
+        // The champion (player 0) and the anchor, each position twice with colours swapped,
+        // the champion first in the first game of each pair (a match's order).
+        let params = [champion.clone(), validator.anchor.clone()];
+        let players: Vec<Player<G::Weights>> = params
+            .iter()
+            .map(|p| Player::weights(G::weights(p), budget))
+            .collect();
+        let fixtures: Vec<Fixture> = (0..v.games.div_ceil(2))
+            .flat_map(|pair| Fixture::pair(0, 1, pair % validator.positions.len()))
+            .take(v.games)
+            .collect();
+        let schedule = Schedule::<G> {
+            players: &players,
+            params: Some(&params),
+            positions: &validator.positions,
+            fixtures: &fixtures,
             conditions: Conditions {
                 max_plies: self.config.max_plies,
                 ..Conditions::for_budget(budget)
             },
-            sprt: None,
         };
-        let wdl = tally(&m.run(threads, |_| {})?);
+        let wdl = tally_players(&fixtures, &schedule.run(runner, |_| {})?, 2)[0];
         let elo = wdl.elo();
         let error = wdl.elo_error();
         Ok(Some(ValidationRow {
@@ -893,8 +926,8 @@ fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, R
         Some(v) => Some(Validator {
             positions: read_positions::<G>(&resolve(config_dir, &v.positions))?,
             anchor: match &v.anchor {
-                Some(path) => G::weights(&Params::load(&resolve(config_dir, path), G::NAME, specs)?),
-                None => G::weights(&base),
+                Some(path) => Params::load(&resolve(config_dir, path), G::NAME, specs)?,
+                None => base.clone(),
             },
         }),
     };

@@ -211,6 +211,37 @@ impl std::fmt::Display for Ending {
     }
 }
 
+impl Ending {
+    /// The ending whose display is `text`; `rules` is the rules' verdict of the final
+    /// position and `claim` the draw it allows claiming, in their own words (what
+    /// `Ending::Rules` and `Ending::ClaimedDraw` hold).
+    pub fn from_words(
+        text: &str,
+        rules: Option<&'static str>,
+        claim: Option<&'static str>,
+    ) -> Option<Ending> {
+        const FIXED: [Ending; 9] = [
+            Ending::PlyCap,
+            Ending::Time,
+            Ending::IllegalMove,
+            Ending::FalseClaim,
+            Ending::Resignation,
+            Ending::AgreedDraw,
+            Ending::Resigned,
+            Ending::Crash,
+            Ending::Hang,
+        ];
+        if let Some(e) = FIXED.into_iter().find(|e| e.to_string() == text) {
+            return Some(e);
+        }
+        match (rules, claim) {
+            (Some(r), _) if r == text => Some(Ending::Rules(r)),
+            (_, Some(c)) if c == text => Some(Ending::ClaimedDraw(c)),
+            _ => None,
+        }
+    }
+}
+
 /// The time one move took on a clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveTime {

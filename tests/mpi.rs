@@ -1,0 +1,132 @@
+//! A tuning run spread over MPI ranks gives byte for byte the run of one process, for 1, 2
+//! and 3 ranks, and an MPI job killed mid-run resumes to the same end. Built and run only
+//! with the `mpi` feature and an MPI launcher (`mpirun`) on the PATH:
+//! `cargo test --features mpi --test mpi`.
+#![cfg(feature = "mpi")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qitune-mpi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small run with an environment change and validations (which are spread too).
+fn config(dir: &Path, generations: usize) -> PathBuf {
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let text = format!(
+        r#"{{"name":"spread","seed":9,"population":8,"groups":2,"generations":{generations},
+           "evolve":["advisor","elephant","horse","rook","cannon","pawn","mobility_*"],
+           "openings_per_pair":2, "carry": true,
+           "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}},
+                           {{"from_generation":3,"positions":"{b}","nodes":400}}],
+           "validation":{{"every":2,"games":10,"positions":"{h}"}}}}"#,
+        a = path_of("positions/xiangqi-train-a.epd"),
+        b = path_of("positions/xiangqi-train-b.epd"),
+        h = path_of("positions/xiangqi-holdout.epd"),
+    );
+    let path = dir.join("spread.json");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `qitune tune` under `mpirun -np ranks` (ranks 0: one plain process).
+fn tune(ranks: usize, config: &Path, runs: &Path, extra: &[&str]) -> Command {
+    let qitune = assert_cmd::cargo::cargo_bin("qitune");
+    let mut cmd = if ranks == 0 {
+        Command::new(&qitune)
+    } else {
+        let mut c = Command::new("mpirun");
+        // Oversubscribed on a small machine; Open MPI refuses root without these.
+        c.args(["--oversubscribe", "-np", &ranks.to_string()])
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .arg(&qitune);
+        c
+    };
+    cmd.args(["tune", "--quiet", "--threads", "1", "--config"])
+        .arg(config)
+        .arg("--runs")
+        .arg(runs)
+        .args(extra);
+    if ranks > 0 {
+        cmd.arg("--mpi");
+    }
+    cmd
+}
+
+/// Everything a run folder holds that does not depend on timing.
+fn contents(run: &Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for name in ["state.json", "validation.csv"] {
+        files.push((name.to_string(), std::fs::read_to_string(run.join(name)).unwrap()));
+    }
+    // The seconds and games/s columns are timing.
+    let csv = std::fs::read_to_string(run.join("generations.csv")).unwrap();
+    let rows: Vec<String> = csv
+        .lines()
+        .map(|l| l.split(',').take(13).collect::<Vec<_>>().join(","))
+        .collect();
+    files.push(("generations.csv".to_string(), rows.join("\n")));
+    let mut champions: Vec<_> = std::fs::read_dir(run.join("champions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    champions.sort();
+    for c in champions {
+        files.push((
+            c.file_name().unwrap().to_string_lossy().to_string(),
+            std::fs::read_to_string(&c).unwrap(),
+        ));
+    }
+    files
+}
+
+#[test]
+fn ranks_give_the_run_of_one_process_byte_for_byte() {
+    let dir = scratch("ranks");
+    let cfg = config(&dir, 4);
+    let one = dir.join("one");
+    assert!(tune(0, &cfg, &one, &[]).status().unwrap().success());
+    let expected = contents(&one.join("spread"));
+    assert_eq!(expected.iter().filter(|(n, _)| n.starts_with("gen-")).count(), 4);
+    for ranks in 1..=3 {
+        let runs = dir.join(format!("np{ranks}"));
+        let out = tune(ranks, &cfg, &runs, &[]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(contents(&runs.join("spread")), expected, "{ranks} ranks");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_mpi_job_resumes_to_the_same_end() {
+    let dir = scratch("killed");
+    let cfg = config(&dir, 6);
+    let one = dir.join("one");
+    assert!(tune(0, &cfg, &one, &[]).status().unwrap().success());
+    let runs = dir.join("killed");
+    // The job in a process group of its own, so that the kill reaches every rank.
+    let mut cmd = tune(3, &cfg, &runs, &[]);
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut job = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let second = runs.join("spread/champions/gen-0002.json");
+    let since = std::time::Instant::now();
+    while !second.exists() {
+        assert!(since.elapsed().as_secs() < 300, "the job made no progress");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let group = format!("-{}", job.id());
+    Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status()
+        .unwrap();
+    let _ = job.wait();
+    let out = tune(3, &cfg, &runs, &["--resume"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(contents(&runs.join("spread")), contents(&one.join("spread")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
