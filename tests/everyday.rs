@@ -259,3 +259,25 @@ fn match_jsonl_gives_one_object_a_game_then_the_result() {
         .success();
     assert!(assert.get_output().stderr.is_empty());
 }
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_says_how_to_build_it_and_makes_no_folder() {
+    let dir = scratch("no-mpi");
+    let out = qitune()
+        .args([
+            "tune",
+            "--config",
+            "configs/xiangqi-quick.json",
+            "--mpi",
+            "--runs",
+        ])
+        .arg(&dir)
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("--features mpi"), "{err}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,7 +9,6 @@ use super::ArenaError;
 use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -139,13 +138,7 @@ impl Cluster {
         threads: usize,
         play: impl Fn(&ScheduleWire, usize) -> Result<RecordWire, ArenaError> + Sync,
     ) -> Result<(), ArenaError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
-            .build()
-            .map_err(|e| ArenaError::Threads {
-                threads,
-                message: e.to_string(),
-            })?;
+        let runner = super::Runner::new(threads)?;
         let root = self.world.process_at_rank(0);
         let mut schedule: Option<ScheduleWire> = None;
         let answer = |records: Result<Vec<(usize, RecordWire)>, String>| {
@@ -171,8 +164,10 @@ impl Cluster {
                     let Some(s) = &schedule else {
                         return Err(ArenaError::Wire("work came before its schedule".to_string()));
                     };
-                    let records: Result<Vec<(usize, RecordWire)>, ArenaError> =
-                        pool.install(|| work.par_iter().map(|&i| play(s, i).map(|r| (i, r))).collect());
+                    let records: Result<Vec<(usize, RecordWire)>, ArenaError> = runner
+                        .map(0..work.len(), |k| play(s, work[k]).map(|r| (work[k], r)))
+                        .into_iter()
+                        .collect();
                     answer(records.map_err(|e| e.to_string()));
                 }
                 STOP => return Ok(()),

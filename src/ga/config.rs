@@ -512,21 +512,24 @@ mod tests {
         crate::games::specs_for("xiangqi").unwrap()
     }
 
+    /// The names `OK` evolves with its `evolve` list replaced by `list`.
+    fn evolved_names(list: &str) -> Vec<&'static str> {
+        let c = config(&OK.replace(r#"["rook","pst_horse_*"]"#, list)).unwrap();
+        c.evolved(specs())
+            .unwrap()
+            .iter()
+            .map(|&i| specs()[i].name)
+            .collect()
+    }
+
     #[test]
     fn evolve_patterns_match_anywhere() {
         assert!(glob("mobility_*", "mobility_rook"));
         assert!(glob("*_eg", "horse_eg") && !glob("*_eg", "horse_egg"));
         assert!(glob("pst_*_e*", "pst_rook_e4") && !glob("pst_*_e*", "pst_rook_a4"));
         assert!(glob("*", "tempo") && !glob("a*a", "a"));
-        let c = config(&OK.replace(r#""rook","pst_horse_*""#, r#""*_eg""#)).unwrap();
-        let names: Vec<&str> = c
-            .evolved(specs())
-            .unwrap()
-            .iter()
-            .map(|&i| specs()[i].name)
-            .collect();
         assert_eq!(
-            names,
+            evolved_names(r#"["*_eg"]"#),
             [
                 "advisor_eg",
                 "elephant_eg",
@@ -559,16 +562,7 @@ mod tests {
 
     #[test]
     fn all_means_the_evaluation_and_knobs_are_evolved_only_when_named() {
-        let evolve = |list: &str| {
-            let c = config(&OK.replace(r#"["rook","pst_horse_*"]"#, list)).unwrap();
-            let names: Vec<&str> = c
-                .evolved(specs())
-                .unwrap()
-                .iter()
-                .map(|&i| specs()[i].name)
-                .collect();
-            names
-        };
+        let evolve = evolved_names;
         let all = evolve(r#"["all"]"#);
         assert!(all.contains(&"rook") && all.contains(&"pst_pawn_e9"));
         assert!(!all.iter().any(|n| specs().iter().any(|s| s.knob && s.name == *n)));
