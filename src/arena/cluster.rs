@@ -20,8 +20,12 @@ const RESULTS: i32 = 3;
 const STOP: i32 = 4;
 
 /// How long a waiting rank sleeps between looks at its mailbox: waiting must not take a core
-/// from the ranks that play (Open MPI's blocking receive spins).
-const POLL: Duration = Duration::from_micros(200);
+/// from the threads that play (Open MPI's blocking receive spins, and every wake-up costs).
+const POLL: Duration = Duration::from_millis(5);
+
+/// Requests a playing rank keeps open: while it plays one batch of games the next is already
+/// on its way, so that rank 0's answering late never leaves it idle.
+const IN_FLIGHT: i32 = 2;
 
 /// What a playing rank sends: the games it finished, and how many it can take next.
 #[derive(Serialize, Deserialize)]
@@ -93,10 +97,10 @@ impl Cluster {
                     play_here(mine.start);
                 });
             }
-            // Every rank answers the schedule with an empty result that asks for work, and
-            // is released with empty work once nothing is left: so each rank has had its
-            // last word before the next schedule.
-            let mut asking = self.size() - 1;
+            // Every rank answers the schedule with IN_FLIGHT empty results that ask for work,
+            // and each request is answered, with empty work once nothing is left: so each
+            // rank has had its last word before the next schedule.
+            let mut asking = IN_FLIGHT * (self.size() - 1);
             let mut serve = || {
                 while asking > 0 {
                     let (message, status) =
@@ -148,31 +152,47 @@ impl Cluster {
             };
             root.send_with_tag(&to_bytes(&results)[..], RESULTS);
         };
+        // Work received and not yet played, in the order it came.
+        let mut queue: std::collections::VecDeque<Vec<usize>> = std::collections::VecDeque::new();
         loop {
-            let (message, status) = self.wait(|world| world.process_at_rank(0).immediate_matched_probe());
-            let (bytes, _) = (message, status).matched_receive_vec::<u8>();
-            match status.tag() {
-                SCHEDULE => {
-                    schedule = Some(from_bytes(&bytes)?);
-                    answer(Ok(Vec::new()));
-                }
-                WORK => {
-                    let work: Vec<usize> = from_bytes(&bytes)?;
-                    if work.is_empty() {
-                        continue;
+            // Play what is queued; look at the mailbox without waiting in between, and wait
+            // only when there is nothing to play.
+            let found = if queue.is_empty() {
+                Some(self.wait(|world| world.process_at_rank(0).immediate_matched_probe()))
+            } else {
+                self.world.process_at_rank(0).immediate_matched_probe()
+            };
+            if let Some((message, status)) = found {
+                let (bytes, _) = (message, status).matched_receive_vec::<u8>();
+                match status.tag() {
+                    SCHEDULE => {
+                        schedule = Some(from_bytes(&bytes)?);
+                        for _ in 0..IN_FLIGHT {
+                            answer(Ok(Vec::new()));
+                        }
                     }
-                    let Some(s) = &schedule else {
-                        return Err(ArenaError::Wire("work came before its schedule".to_string()));
-                    };
-                    let records: Result<Vec<(usize, RecordWire)>, ArenaError> = runner
-                        .map(0..work.len(), |k| play(s, work[k]).map(|r| (work[k], r)))
-                        .into_iter()
-                        .collect();
-                    answer(records.map_err(|e| e.to_string()));
+                    WORK => {
+                        let work: Vec<usize> = from_bytes(&bytes)?;
+                        if !work.is_empty() {
+                            queue.push_back(work);
+                        }
+                    }
+                    STOP => return Ok(()),
+                    other => return Err(ArenaError::Wire(format!("unknown message tag {other}"))),
                 }
-                STOP => return Ok(()),
-                other => return Err(ArenaError::Wire(format!("unknown message tag {other}"))),
+                continue;
             }
+            let Some(work) = queue.pop_front() else {
+                continue;
+            };
+            let Some(s) = &schedule else {
+                return Err(ArenaError::Wire("work came before its schedule".to_string()));
+            };
+            let records: Result<Vec<(usize, RecordWire)>, ArenaError> = runner
+                .map(0..work.len(), |k| play(s, work[k]).map(|r| (work[k], r)))
+                .into_iter()
+                .collect();
+            answer(records.map_err(|e| e.to_string()));
         }
     }
 
