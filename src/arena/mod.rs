@@ -228,16 +228,21 @@ impl<G: Game> Schedule<'_, G> {
             return self.run_on(cluster, runner.pool.current_num_threads(), params, done);
         }
         Ok(runner.map(0..self.fixtures.len(), |i| {
-            let f = self.fixtures[i];
-            let record = play_game::<G>(
-                &self.positions[f.position],
-                &self.players[f.first],
-                &self.players[f.second],
-                &self.conditions,
-            );
+            let record = self.play(i);
             done(i, &record);
             record
         }))
+    }
+
+    /// Game `i` of the schedule.
+    fn play(&self, i: usize) -> GameRecord<G::Move> {
+        let f = self.fixtures[i];
+        play_game::<G>(
+            &self.positions[f.position],
+            &self.players[f.first],
+            &self.players[f.second],
+            &self.conditions,
+        )
     }
 
     /// Plays the schedule on `threads` threads here and on the other ranks of `cluster`.
@@ -260,18 +265,7 @@ impl<G: Game> Schedule<'_, G> {
         cluster.play(
             &wire,
             threads,
-            |i| {
-                let f = self.fixtures[i];
-                keep(
-                    i,
-                    play_game::<G>(
-                        &self.positions[f.position],
-                        &self.players[f.first],
-                        &self.players[f.second],
-                        &self.conditions,
-                    ),
-                );
-            },
+            |i| keep(i, self.play(i)),
             |i, sent| match sent.record::<G>(&self.positions[self.fixtures[i].position]) {
                 Ok(record) => keep(i, record),
                 Err(e) => {

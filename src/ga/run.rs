@@ -454,7 +454,6 @@ impl<G: Game> Run<G> {
         Ok(())
     }
 
-    /// Runs one generation on `threads` workers and saves it; `done` is called per game.
     /// Plays the run's games on the other ranks of `cluster` from now on.
     #[cfg(feature = "mpi")]
     pub fn distribute(&mut self, cluster: std::rc::Rc<crate::arena::cluster::Cluster>) {
@@ -469,6 +468,7 @@ impl<G: Game> Run<G> {
         Ok(runner)
     }
 
+    /// Runs one generation on `threads` workers and saves it; `done` is called per game.
     pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
