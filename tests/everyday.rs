@@ -281,3 +281,37 @@ fn mpi_without_the_feature_says_how_to_build_it_and_makes_no_folder() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
+    let dir = scratch("tune-ctrl-c");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
+        .args([
+            "tune",
+            "--quiet",
+            "--config",
+            "configs/xiangqi-quick.json",
+            "--runs",
+        ])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = dir.join("xiangqi-quick/champions/gen-0001.json");
+    let since = std::time::Instant::now();
+    while !first.exists() {
+        assert!(since.elapsed().as_secs() < 120, "no generation finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    interrupt(child.id());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("keeps every finished generation")
+            && err.contains("go on with: qitune tune --config configs/xiangqi-quick.json --resume --runs"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
