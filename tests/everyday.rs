@@ -163,13 +163,21 @@ fn params_lists_every_tunable_parameter_with_its_meaning() {
     );
 }
 
-/// Sends Ctrl-C's signal to a process.
-fn interrupt(pid: u32) {
+/// Sends Ctrl-C's signal to `child` once `ready` holds, and checks it ends with status 130.
+fn interrupt_once(child: std::process::Child, ready: impl Fn() -> bool) -> std::process::Output {
+    let since = std::time::Instant::now();
+    while !ready() {
+        assert!(since.elapsed().as_secs() < 120, "the command made no progress");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let status = std::process::Command::new("kill")
-        .args(["-INT", &pid.to_string()])
+        .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    out
 }
 
 #[test]
@@ -192,14 +200,7 @@ fn a_match_writes_games_as_they_finish_and_ctrl_c_shows_the_result_so_far() {
             .map(|t| t.matches("[Result ").count())
             .unwrap_or(0)
     };
-    let since = std::time::Instant::now();
-    while games_in(&pgn) < 4 {
-        assert!(since.elapsed().as_secs() < 120, "no game reached the PGN file");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    interrupt(child.id());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
+    let out = interrupt_once(child, || games_in(&pgn) >= 4);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = stdout
         .lines()
@@ -299,14 +300,7 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
         .spawn()
         .unwrap();
     let first = dir.join("xiangqi-quick/champions/gen-0001.json");
-    let since = std::time::Instant::now();
-    while !first.exists() {
-        assert!(since.elapsed().as_secs() < 120, "no generation finished");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    interrupt(child.id());
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130));
+    let out = interrupt_once(child, || first.exists());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("keeps every finished generation")
