@@ -18,13 +18,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// The error and its causes on one line, each cause once: library errors already name
-/// their cause in their own message, and saying it twice reads like a stutter.
+/// The error and its causes on one line, each cause once: library errors end their own
+/// message with their cause (they are shown alone too, in engine sessions and warnings), so a
+/// cause the text already ends with is not said again.
 fn message(err: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in err.chain() {
         let cause = cause.to_string();
-        if !text.contains(&cause) {
+        if !text.ends_with(&cause) {
             if !text.is_empty() {
                 text.push_str(": ");
             }

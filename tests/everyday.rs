@@ -309,3 +309,20 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_output_file_in_a_missing_folder_is_refused_before_any_game() {
+    let out = qitune()
+        .args([
+            "match", "--a", "default", "--b", "material", "--games", "2", "--nodes", "50",
+        ])
+        .args(["--pgn", "/nonexistent-qitune-folder/games.pgn"])
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("the folder /nonexistent-qitune-folder does not exist"),
+        "{err}"
+    );
+}

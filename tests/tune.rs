@@ -35,18 +35,19 @@ fn tiny_config(dir: &Path, generations: usize) -> PathBuf {
     path
 }
 
+/// `qitune tune --config CONFIG --runs RUNS`, to which a test adds its own flags.
+fn tune_cmd(config: &Path, runs: &Path) -> Command {
+    let mut cmd = qitune();
+    cmd.arg("tune")
+        .arg("--config")
+        .arg(config)
+        .arg("--runs")
+        .arg(runs);
+    cmd
+}
+
 fn tune(config: &Path, runs: &Path, extra: &[&str]) {
-    qitune()
-        .args([
-            "tune",
-            "--config",
-            config.to_str().unwrap(),
-            "--runs",
-            runs.to_str().unwrap(),
-        ])
-        .args(extra)
-        .assert()
-        .success();
+    tune_cmd(config, runs).args(extra).assert().success();
 }
 
 /// Runs `qitune ARGS` expecting failure with `needle` in the error.
@@ -389,17 +390,7 @@ fn jsonl_quiet_and_the_run_log() {
     let dir = scratch("jsonl");
     let config = tiny_config(&dir, 2);
     let runs = dir.join("runs");
-    let out = qitune()
-        .args([
-            "tune",
-            "--config",
-            config.to_str().unwrap(),
-            "--runs",
-            runs.to_str().unwrap(),
-            "--jsonl",
-        ])
-        .output()
-        .unwrap();
+    let out = tune_cmd(&config, &runs).arg("--jsonl").output().unwrap();
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -413,14 +404,7 @@ fn jsonl_quiet_and_the_run_log() {
         "{log}"
     );
     // --quiet: the summary alone, and the log goes on.
-    qitune()
-        .args([
-            "tune",
-            "--config",
-            config.to_str().unwrap(),
-            "--runs",
-            runs.to_str().unwrap(),
-        ])
+    tune_cmd(&config, &runs)
         .args(["--resume", "--generations", "3", "--quiet"])
         .assert()
         .success()

@@ -84,6 +84,16 @@ pub fn check_new_file(path: &std::path::Path, force: bool) -> anyhow::Result<()>
     if path.is_dir() {
         anyhow::bail!("{} is a folder, not a file", path.display());
     }
+    // Found out now rather than after the work: a file in a folder that is not there.
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.is_dir() {
+            anyhow::bail!(
+                "{}: the folder {} does not exist",
+                path.display(),
+                parent.display()
+            );
+        }
+    }
     Ok(())
 }
 
