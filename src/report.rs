@@ -2,11 +2,12 @@
 //! as inline SVG by plotters. No scripts and nothing fetched: it opens from a file anywhere.
 //!
 //! It shows the generations (fitness, validation Elo with its interval, the adaptive rates,
-//! diversity, speed, results), each evolved parameter's path, the evolved piece-square
+//! diversity, speed, results) or, for SPSA and fitting runs, each column of their steps,
+//! each evolved parameter's path, the evolved piece-square
 //! values as boards beside the base ones, the final weights against the base, and the
 //! round robin when one was played.
 
-use crate::ga::config::Config;
+use crate::ga::config::{Config, Method};
 use crate::ga::run::{self, GenerationStats, RunError, ValidationRow};
 use crate::params::{LoadError, Params, Spec};
 use plotters::prelude::*;
@@ -33,7 +34,10 @@ struct RunData {
     config: Config,
     specs: &'static [Spec],
     base: Params,
+    /// The GA's generations (empty for other methods).
     generations: Vec<GenerationStats>,
+    /// SPSA's or the fit's steps: each column of steps.csv against the step.
+    steps: Vec<run::Column>,
     validations: Vec<ValidationRow>,
     /// Each generation's champion, in generation order.
     champions: Vec<(usize, Params)>,
@@ -53,8 +57,14 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
          <h1>qitune run <code>{name}</code></h1>\n"
     );
     summary(&mut html, &data);
-    html.push_str("<h2>Generations</h2>\n<div class=\"charts\">\n");
-    for chart in generation_charts(&data)? {
+    let charts = if data.config.method == Method::Ga {
+        html.push_str("<h2>Generations</h2>\n<div class=\"charts\">\n");
+        generation_charts(&data)?
+    } else {
+        html.push_str("<h2>Steps</h2>\n<div class=\"charts\">\n");
+        step_charts(&data)?
+    };
+    for chart in charts {
         html.push_str(&chart);
     }
     html.push_str("</div>\n");
@@ -102,10 +112,20 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
     let evolved = config
         .evolved(specs)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
-    let generations = run::generations(dir)?;
+    let (generations, steps) = match config.method {
+        Method::Ga => (run::generations(dir)?, Vec::new()),
+        Method::Spsa | Method::Texel => (Vec::new(), run::step_columns(dir)?),
+    };
+    let done: Vec<usize> = match config.method {
+        Method::Ga => generations.iter().map(|g| g.generation).collect(),
+        _ => steps
+            .first()
+            .map(|(_, points)| points.iter().map(|&(x, _)| x as usize).collect())
+            .unwrap_or_default(),
+    };
     let validations = run::validations(dir)?;
     let mut champions = Vec::new();
-    for g in generations.iter().map(|g| g.generation) {
+    for g in done {
         let path = run::existing_champion(dir, g)?;
         champions.push((g, Params::load(&path, &config.game, specs)?));
     }
@@ -133,6 +153,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         specs,
         base,
         generations,
+        steps,
         validations,
         champions,
         evolved,
@@ -142,21 +163,44 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
 
 fn summary(html: &mut String, d: &RunData) {
     let c = &d.config;
-    let games: usize = d.generations.iter().map(|g| g.games).sum();
-    let seconds: f64 = d.generations.iter().map(|g| g.seconds).sum();
+    let column = |name: &str| {
+        d.steps
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(0.0, |(_, p)| p.iter().map(|&(_, y)| y).sum::<f64>())
+    };
+    let (games, seconds, done, shape) = match c.method {
+        Method::Ga => (
+            d.generations.iter().map(|g| g.games).sum::<usize>(),
+            d.generations.iter().map(|g| g.seconds).sum::<f64>(),
+            d.generations.len(),
+            format!("GA: population {}, groups {}", c.population, c.groups),
+        ),
+        Method::Spsa => (
+            column("games") as usize,
+            column("seconds"),
+            d.champions.len(),
+            "SPSA".to_string(),
+        ),
+        Method::Texel => (
+            column("games") as usize,
+            column("seconds"),
+            d.champions.len(),
+            "fit on self-play positions".to_string(),
+        ),
+    };
     let _ = writeln!(
         html,
         "<table><tr><th>game</th><td>{}</td></tr>\
-         <tr><th>generations</th><td>{} of {}</td></tr>\
-         <tr><th>population, groups</th><td>{}, {}</td></tr>\
+         <tr><th>steps</th><td>{} of {}</td></tr>\
+         <tr><th>method</th><td>{}</td></tr>\
          <tr><th>evolved</th><td>{} parameters ({})</td></tr>\
          <tr><th>base weights</th><td>{}</td></tr>\
          <tr><th>games, time</th><td>{games}, {:.0} s</td></tr></table>",
         escape(&c.game),
-        d.generations.len(),
+        done,
         c.generations,
-        c.population,
-        c.groups,
+        escape(&shape),
         d.evolved.len(),
         escape(&c.evolve.join(", ")),
         escape(c.base_weights.as_deref().unwrap_or("built-in")),
@@ -187,14 +231,14 @@ fn elo_text(v: &ValidationRow) -> String {
 
 /// One line of a chart: a name, a colour and its points.
 struct Series {
-    name: &'static str,
+    name: String,
     color: RGBColor,
     points: Vec<(f64, f64)>,
 }
 
-fn series(name: &'static str, color: RGBColor, d: &RunData, y: impl Fn(&GenerationStats) -> f64) -> Series {
+fn series(name: &str, color: RGBColor, d: &RunData, y: impl Fn(&GenerationStats) -> f64) -> Series {
     Series {
-        name,
+        name: name.to_string(),
         color,
         points: d
             .generations
@@ -255,6 +299,25 @@ fn generation_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
             None,
         )?,
     ])
+}
+
+/// One chart per column of an SPSA or fitting run's steps.
+fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
+    d.steps
+        .iter()
+        .map(|(name, points)| {
+            line_chart(
+                name,
+                (640, 300),
+                &[Series {
+                    name: name.clone(),
+                    color: BLUE,
+                    points: points.clone(),
+                }],
+                None,
+            )
+        })
+        .collect()
 }
 
 fn chart_error(chart: &str) -> impl Fn(String) -> ReportError + '_ {
@@ -321,7 +384,7 @@ fn line_chart(
             chart
                 .draw_series(LineSeries::new(s.points.iter().copied(), color.stroke_width(2)))
                 .map_err(|e| err(e.to_string()))?
-                .label(s.name)
+                .label(s.name.as_str())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
         }
         if lines.len() > 1 {
@@ -440,7 +503,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
         for &i in &scalars {
             let spec = &d.specs[i];
             let path = Series {
-                name: "",
+                name: String::new(),
                 color: BLUE,
                 points: d
                     .champions
@@ -714,7 +777,7 @@ mod tests {
     #[test]
     fn a_chart_is_an_svg_with_its_title_and_labels() {
         let s = Series {
-            name: "max",
+            name: "max".to_string(),
             color: BLUE,
             points: vec![(1.0, 3.0), (2.0, 5.0), (3.0, 4.0)],
         };

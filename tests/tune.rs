@@ -414,3 +414,112 @@ fn jsonl_quiet_and_the_run_log() {
     assert!(log.contains("] generation    3: fitness"), "{log}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A tiny SPSA or fitting run (`method` with its `settings`) from the hand-set weights.
+fn method_config(dir: &Path, method: &str, settings: &str) -> PathBuf {
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let text = format!(
+        r#"{{"name":"m","seed":9,"method":"{method}","{method}":{settings},"generations":3,
+           "evolve":["advisor","horse","rook","cannon","pawn","mobility_*","pst_pawn_*"],
+           "init":"weights","base_weights":"{w}",
+           "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}}],
+           "validation":{{"every":2,"games":4,"positions":"{h}"}}}}"#,
+        w = path_of("examples/xiangqi-hand-set.json"),
+        a = path_of("positions/xiangqi-train-a.epd"),
+        h = path_of("positions/xiangqi-holdout.epd"),
+    );
+    let path = dir.join(format!("{method}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Every file of a run folder that must not depend on threads or on a resume: champions,
+/// state, validations, data files, and the step rows without their timings.
+fn run_files(run: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for folder in ["", "champions", "data"] {
+        let Ok(entries) = std::fs::read_dir(run.join(folder)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".json") || n.ends_with(".csv") || n.ends_with(".txt"))
+            .collect();
+        names.sort();
+        for name in names {
+            let text = std::fs::read_to_string(run.join(folder).join(&name)).unwrap();
+            let text = if name == "steps.csv" {
+                // The last two columns are seconds and games/s.
+                text.lines()
+                    .map(|l| {
+                        let fields: Vec<&str> = l.split(',').collect();
+                        fields[..fields.len() - 2].join(",")
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                text
+            };
+            out.push((format!("{folder}/{name}"), text));
+        }
+    }
+    out
+}
+
+#[test]
+fn spsa_and_fitting_runs_resume_to_the_same_files_on_any_thread_count() {
+    let dir = scratch("methods");
+    for (method, settings) in [
+        ("spsa", r#"{"iterations":6,"pairs":1}"#),
+        (
+            "texel",
+            r#"{"games":12,"positions_per_game":4,"epochs":30,"holdout":0.25}"#,
+        ),
+    ] {
+        let config = method_config(&dir, method, settings);
+        let whole = dir.join(format!("{method}-whole"));
+        let parts = dir.join(format!("{method}-parts"));
+        tune(&config, &whole, &["--threads", "2"]);
+        tune(&config, &parts, &["--threads", "1", "--generations", "2"]);
+        if method == "texel" {
+            // What a kill during step 3 leaves: its games, to be played again.
+            std::fs::write(parts.join("m/data/step-0003.txt"), "half a line").unwrap();
+        }
+        tune(&config, &parts, &["--threads", "1", "--resume"]);
+        let (a, b) = (run_files(&whole.join("m")), run_files(&parts.join("m")));
+        assert_eq!(
+            a.len(),
+            b.len(),
+            "{method}: {:?}",
+            b.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+        for ((name, x), (_, y)) in a.iter().zip(&b) {
+            if name != "/config.json" {
+                assert!(
+                    x == y,
+                    "{method}: {name} differs after a resume on another thread count"
+                );
+            }
+        }
+        assert_eq!(champions(&whole.join("m")).len(), 3);
+        let steps = std::fs::read_to_string(whole.join("m/steps.csv")).unwrap();
+        assert_eq!(steps.lines().count(), 4, "{method}: a header and three steps");
+        let champion: serde_json::Value = serde_json::from_str(&champions(&whole.join("m"))[2]).unwrap();
+        assert_eq!(champion["provenance"]["method"], method);
+    }
+    // Fitting needs an evaluation linear in its weights; the Amazons one says it is not.
+    let config = dir.join("amazons.json");
+    let openings = std::fs::canonicalize("positions/amazons-openings.fen").unwrap();
+    let text = format!(
+        r#"{{"name":"a","game":"amazons","seed":1,"method":"texel","texel":{{"games":4}},
+           "generations":1,"evolve":["all"],
+           "environments":[{{"from_generation":1,"positions":"{}","nodes":100}}]}}"#,
+        openings.display()
+    );
+    std::fs::write(&config, text).unwrap();
+    tune_cmd(&config, &dir.join("amazons"))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("amazons"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

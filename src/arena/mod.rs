@@ -163,6 +163,11 @@ impl Runner {
         self
     }
 
+    /// Runs `work` on the runner's threads (rayon's parallel iterators inside it use them).
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(work)
+    }
+
     /// `play(i)` for every `i` in `indices`, in parallel, in index order.
     pub fn map<T: Send>(&self, indices: Range<usize>, play: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         self.pool.install(|| indices.into_par_iter().map(play).collect())

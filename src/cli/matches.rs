@@ -528,6 +528,8 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
     let mut used = Vec::new();
     let mut planned = Vec::new();
     let mut least_left = Duration::MAX;
+    // Moves that came after the flag (within --time-margin, or they would have lost).
+    let (mut late, mut latest) = (0usize, Duration::ZERO);
     for p in played {
         let seat = if p.a_first == player_a {
             Seat::First
@@ -543,6 +545,10 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
             used.push(t.used);
             planned.extend(t.planned);
             least_left = least_left.min(t.left.saturating_sub(t.used));
+            if t.used > t.left {
+                late += 1;
+                latest = latest.max(t.used - t.left);
+            }
         }
     }
     if used.is_empty() {
@@ -555,8 +561,17 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
     } else {
         format!(" against {:.0} ms planned (Et)", mean(&planned))
     };
+    let late = if late == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {late} move{} past the flag within the margin, by at most {:.0} ms",
+            if late == 1 { "" } else { "s" },
+            ms(latest)
+        )
+    };
     Some(format!(
-        "mean depth {:.1}; per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms",
+        "mean depth {:.1}; per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
         depths.0 as f64 / depths.1.max(1) as f64,
         mean(&used),
         ms(used.iter().copied().max().unwrap_or_default()),

@@ -1,16 +1,19 @@
-//! `qitune tune`: run (or resume) the adaptive GA.
+//! `qitune tune`: run (or resume) a tuning run: the adaptive GA, SPSA or a fit on the
+//! positions of self-play games.
 
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
 use qitune::ga::config::Config;
-use qitune::ga::run::{best_validation, validations, Run, ValidationRow};
+use qitune::ga::config::Method;
+use qitune::ga::run::{best_validation, validations, Run, StepRow, ValidationRow};
 use qitune::game::Game;
 use qitune::xiangqi::game::XiangqiGame;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Tune the evaluation with the adaptive GA; the run lives in runs/<name>/.
+/// Tune the evaluation (the adaptive GA, SPSA, or a fit on self-play positions, as the
+/// configuration's `method` says); the run lives in runs/<name>/.
 #[derive(clap::Args)]
 pub struct Args {
     /// The run configuration (JSON).
@@ -137,24 +140,29 @@ fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Re
         MultiProgress::new()
     };
     let run_bar = bars.add(ProgressBar::new(target as u64));
+    let unit = if run.config.method == Method::Ga {
+        "generation"
+    } else {
+        "step"
+    };
     run_bar.set_style(
-        ProgressStyle::with_template("generations {bar:30} {pos}/{len} {msg} [{elapsed_precise} eta {eta}]")
-            .expect("template"),
+        ProgressStyle::with_template(&format!(
+            "{:<11} {{bar:30}} {{pos}}/{{len}} {{msg}} [{{elapsed_precise}} eta {{eta}}]",
+            format!("{unit}s")
+        ))
+        .expect("template"),
     );
     run_bar.set_position(run.generation() as u64);
     let m = run.config.population;
     let n = run.config.groups;
     let k = run.config.openings_per_pair;
-    let games: usize = (0..n)
-        .map(|g| (g + 1) * m / n - g * m / n)
-        .map(|s| s * (s - 1) * k)
-        .sum();
+    let games = run.games_per_step();
     let game_bar = bars.add(ProgressBar::new(games as u64));
     game_bar.set_style(
         ProgressStyle::with_template("games       {bar:30} {pos}/{len} [eta {eta}]").expect("template"),
     );
     let header = format!(
-        "run {} in {}: generation {} of {}, {games} games a generation",
+        "run {} in {}: {unit} {} of {}, {games} games a {unit}",
         run.config.name,
         run.dir.display(),
         run.generation(),
@@ -171,7 +179,7 @@ fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Re
         again.push_str(&format!(" --name {name}"));
     }
     super::interrupt::exit_with(format!(
-        "interrupted: {} keeps every finished generation (the one under way starts again); go on with: {again}",
+        "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {again}",
         run.dir.display()
     ));
     let log_path = run.dir.join("run.log");
@@ -189,29 +197,64 @@ fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Re
     while run.generation() < target {
         game_bar.reset();
         let report = run.step(threads, || game_bar.inc(1))?;
-        let stats = &report.stats;
         run_bar.inc(1);
-        run_bar.set_message(format!(
-            "best {} mean {:.1}",
-            stats.fitness_max, stats.fitness_mean
-        ));
-        let chance = chance_fitness(&group_sizes, k, stats.draws as f64 / stats.games.max(1) as f64);
-        let mut lines = vec![format!(
-            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
-            stats.generation,
-            stats.fitness_max,
-            stats.fitness_mean,
-            stats.fitness_min,
-            stats.pc_mean,
-            stats.pm_mean,
-            stats.diversity,
-            stats.games_per_s,
-            if (stats.fitness_max as f64) <= chance {
-                format!("  (best within chance: equal players reach about {chance:.0})")
-            } else {
-                String::new()
+        let mut lines = vec![match &report.stats {
+            StepRow::Ga(stats) => {
+                run_bar.set_message(format!(
+                    "best {} mean {:.1}",
+                    stats.fitness_max, stats.fitness_mean
+                ));
+                let chance = chance_fitness(&group_sizes, k, stats.draws as f64 / stats.games.max(1) as f64);
+                format!(
+                    "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
+                    stats.generation,
+                    stats.fitness_max,
+                    stats.fitness_mean,
+                    stats.fitness_min,
+                    stats.pc_mean,
+                    stats.pm_mean,
+                    stats.diversity,
+                    stats.games_per_s,
+                    if (stats.fitness_max as f64) <= chance {
+                        format!("  (best within chance: equal players reach about {chance:.0})")
+                    } else {
+                        String::new()
+                    }
+                )
             }
-        )];
+            StepRow::Spsa(r) => {
+                run_bar.set_message(format!("drift {:.2}%", 100.0 * r.drift));
+                format!(
+                    "step {:>4}: {} iterations  plus +{} ={} -{} minus  c {:.2}% of range  drift {:.2}%  {:.1} games/s",
+                    r.generation,
+                    r.iterations,
+                    r.plus_wins,
+                    r.draws,
+                    r.minus_wins,
+                    100.0 * r.c_share,
+                    100.0 * r.drift,
+                    r.games_per_s
+                )
+            }
+            StepRow::Texel(r) => {
+                run_bar.set_message(format!("held-out loss {:.5}", r.held_out));
+                format!(
+                    "step {:>4}: {} games, {} positions (+{} held out)  K {:.5}  loss {:.5} -> {:.5}  held-out {:.5} -> {:.5} (epoch {})  drift {:.2}%  {:.0} s",
+                    r.generation,
+                    r.games,
+                    r.positions,
+                    r.held_out_positions,
+                    r.k,
+                    r.loss_start,
+                    r.loss,
+                    r.held_out_start,
+                    r.held_out,
+                    r.best_epoch,
+                    100.0 * r.drift,
+                    r.seconds
+                )
+            }
+        }];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
         }
@@ -228,14 +271,14 @@ fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Re
             }
         }
         if args.jsonl {
-            let row = serde_json::json!({ "stats": stats, "validation": report.validation });
+            let row = serde_json::json!({ "stats": report.stats, "validation": report.validation });
             println!("{row}");
         }
     }
     game_bar.finish_and_clear();
     run_bar.finish_and_clear();
     let mut summary = vec![format!(
-        "done: {} generations; champions in {}",
+        "done: {} {unit}s; champions in {}",
         run.generation(),
         run.dir.join("champions").display()
     )];

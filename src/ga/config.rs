@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 const BYTES_PER_GAME: u64 = 4096;
 
 /// The memory a run may plan to use: what the machine has available (Linux), else 4 GiB.
-fn memory_limit() -> u64 {
+pub(crate) fn memory_limit() -> u64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|text| {
@@ -37,10 +37,18 @@ pub struct Config {
     #[serde(default = "default_game")]
     pub game: String,
     pub seed: u64,
-    /// m, the individuals per generation.
+    /// How the weights are tuned: the adaptive GA (default), SPSA, or a fit on the positions
+    /// of self-play games.
+    #[serde(default)]
+    pub method: Method,
+    /// GA: m, the individuals per generation.
+    #[serde(default)]
     pub population: usize,
-    /// n, the groups each generation is split into (each group's champion survives).
+    /// GA: n, the groups each generation is split into (each group's champion survives).
+    #[serde(default)]
     pub groups: usize,
+    /// Steps of the run: GA generations, SPSA batches of iterations, or rounds of
+    /// self-play and fitting. Each step ends with a champion file and a CSV row.
     pub generations: usize,
     /// Parameters to evolve: names, patterns with `*` (`mobility_*`, `*_eg`), or `all`; the
     /// rest stay at the base.
@@ -82,6 +90,26 @@ pub struct Config {
     /// generations: the run's honest measure of progress.
     #[serde(default)]
     pub validation: Option<Validation>,
+    /// SPSA's settings (`method: spsa`).
+    #[serde(default)]
+    pub spsa: Option<crate::spsa::SpsaConfig>,
+    /// The fit's settings (`method: texel`).
+    #[serde(default)]
+    pub texel: Option<crate::texel::TexelConfig>,
+}
+
+/// A tuning method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// The adaptive genetic algorithm (seed 003).
+    #[default]
+    Ga,
+    /// Simultaneous perturbation stochastic approximation: all weights perturbed at once,
+    /// the two perturbed sets play each other.
+    Spsa,
+    /// Logistic regression of the evaluation on the outcomes of self-play games.
+    Texel,
 }
 
 /// Validation inside a run: every `every` generations (and at the last), the generation's
@@ -178,57 +206,40 @@ impl Config {
         if crate::games::specs_for(&self.game).is_none() {
             return Err(ConfigError::UnknownGame(self.game.clone()));
         }
-        if self.groups < 2 {
-            return Err(ConfigError::Invalid(format!(
-                "groups = {}: at least 2, so that children have two champion parents",
-                self.groups
-            )));
-        }
-        if self.population > 100_000 {
-            return Err(ConfigError::Invalid(format!(
-                "population = {} is more than the 100,000 a run can hold",
-                self.population
-            )));
-        }
-        // Compared by division: 2 * groups overflows for absurd group counts.
-        if self.groups > self.population / 2 {
-            return Err(ConfigError::Invalid(format!(
-                "groups = {} is too many for population = {}: every group needs at least 2 individuals",
-                self.groups, self.population
-            )));
+        match self.method {
+            Method::Ga => self.validate_ga()?,
+            Method::Spsa => self
+                .spsa
+                .as_ref()
+                .ok_or_else(|| {
+                    ConfigError::Invalid("method = \"spsa\" needs an \"spsa\" section".to_string())
+                })?
+                .validate()?,
+            Method::Texel => self
+                .texel
+                .as_ref()
+                .ok_or_else(|| {
+                    ConfigError::Invalid("method = \"texel\" needs a \"texel\" section".to_string())
+                })?
+                .validate(self.generations)?,
         }
         if self.generations == 0 {
             return Err(ConfigError::Invalid("generations must be at least 1".to_string()));
         }
-        if !(0.0..=1.0).contains(&self.init_spread) {
-            return Err(ConfigError::Invalid(format!(
-                "init_spread = {} must lie in [0, 1]",
-                self.init_spread
-            )));
-        }
-        let r = self.rates;
-        for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ConfigError::Invalid(format!(
-                    "rates.{name} = {v} must lie in [0, 1]"
-                )));
-            }
-        }
-        if !(1..=100).contains(&self.openings_per_pair) {
-            return Err(ConfigError::Invalid(format!(
-                "openings_per_pair = {} must be from 1 to 100",
-                self.openings_per_pair
-            )));
-        }
-        // A generation's games are all scheduled and kept at once: refuse what cannot fit.
+        // A step's games are all scheduled and kept at once: refuse what cannot fit.
         let games = self.games_per_generation();
         let needed = games.saturating_mul(BYTES_PER_GAME as u128);
         if needed > memory_limit() as u128 {
+            let why = match self.method {
+                Method::Ga => format!(
+                    "population = {} in groups = {} with openings_per_pair = {} makes",
+                    self.population, self.groups, self.openings_per_pair
+                ),
+                Method::Spsa => "spsa.iterations with spsa.pairs make".to_string(),
+                Method::Texel => "texel.games makes".to_string(),
+            };
             return Err(ConfigError::Invalid(format!(
-                "population = {} in groups = {} with openings_per_pair = {} makes {games} games a generation, about {} MiB to hold, more than the {} MiB this machine offers; use more groups or a smaller population",
-                self.population,
-                self.groups,
-                self.openings_per_pair,
+                "{why} {games} games a step, about {} MiB to hold, more than the {} MiB this machine offers; ask for fewer",
                 needed >> 20,
                 memory_limit() >> 20
             )));
@@ -285,13 +296,67 @@ impl Config {
         Ok(())
     }
 
-    /// Games a generation plays: in a group of s, every pair plays two games per opening.
+    /// The GA's own settings.
+    fn validate_ga(&self) -> Result<(), ConfigError> {
+        if self.groups < 2 {
+            return Err(ConfigError::Invalid(format!(
+                "groups = {}: at least 2, so that children have two champion parents",
+                self.groups
+            )));
+        }
+        if self.population > 100_000 {
+            return Err(ConfigError::Invalid(format!(
+                "population = {} is more than the 100,000 a run can hold",
+                self.population
+            )));
+        }
+        // Compared by division: 2 * groups overflows for absurd group counts.
+        if self.groups > self.population / 2 {
+            return Err(ConfigError::Invalid(format!(
+                "groups = {} is too many for population = {}: every group needs at least 2 individuals",
+                self.groups, self.population
+            )));
+        }
+        if !(0.0..=1.0).contains(&self.init_spread) {
+            return Err(ConfigError::Invalid(format!(
+                "init_spread = {} must lie in [0, 1]",
+                self.init_spread
+            )));
+        }
+        let r = self.rates;
+        for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ConfigError::Invalid(format!(
+                    "rates.{name} = {v} must lie in [0, 1]"
+                )));
+            }
+        }
+        if !(1..=100).contains(&self.openings_per_pair) {
+            return Err(ConfigError::Invalid(format!(
+                "openings_per_pair = {} must be from 1 to 100",
+                self.openings_per_pair
+            )));
+        }
+        Ok(())
+    }
+
+    /// Games a step plays. GA: in a group of s, every pair plays two games per opening.
+    /// SPSA: each iteration's game pairs. Texel: the self-play games.
     pub fn games_per_generation(&self) -> u128 {
-        let (m, n) = (self.population as u128, self.groups.max(1) as u128);
-        (0..n)
-            .map(|g| (g + 1) * m / n - g * m / n)
-            .map(|s| s * s.saturating_sub(1) * self.openings_per_pair as u128)
-            .sum()
+        match self.method {
+            Method::Ga => {
+                let (m, n) = (self.population as u128, self.groups.max(1) as u128);
+                (0..n)
+                    .map(|g| (g + 1) * m / n - g * m / n)
+                    .map(|s| s * s.saturating_sub(1) * self.openings_per_pair as u128)
+                    .sum()
+            }
+            Method::Spsa => self
+                .spsa
+                .as_ref()
+                .map_or(0, |c| 2 * c.iterations as u128 * c.pairs as u128),
+            Method::Texel => self.texel.as_ref().map_or(0, |c| c.games as u128),
+        }
     }
 
     /// The spec indices of the evolved parameters, in spec order, without repeats.
@@ -343,6 +408,15 @@ impl Config {
         }
         if self.seed != started.seed {
             return differ("seed");
+        }
+        if self.method != started.method {
+            return differ("method");
+        }
+        if self.spsa != started.spsa {
+            return differ("spsa");
+        }
+        if self.texel != started.texel {
+            return differ("texel");
         }
         if self.population != started.population {
             return differ("population");

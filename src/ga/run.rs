@@ -7,7 +7,7 @@
 //! is the same run. Games are node-limited and gathered in schedule order, so the thread
 //! count changes nothing either.
 
-use super::config::{resolve, Config, ConfigError, Init};
+use super::config::{resolve, Config, ConfigError, Init, Method};
 use super::genome::{hamming, mutate, Genome, Layout};
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
 use crate::game::{Budget, Game, GameRecord, Player, Seat};
@@ -34,6 +34,10 @@ pub struct State {
     /// (children start empty). Empty without `carry`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub records: Vec<Record>,
+    /// SPSA and fitting: the tuned parameters' current values, in spec order (empty for
+    /// the GA).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub theta: Vec<f64>,
 }
 
 /// Games an individual has played and its wins minus losses in them.
@@ -76,6 +80,67 @@ pub struct GenerationStats {
     pub games_per_s: f64,
 }
 
+/// One SPSA step (a row of steps.csv).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaRow {
+    pub generation: usize,
+    /// Iterations so far.
+    pub iterations: u64,
+    pub games: usize,
+    /// The step's games from the plus set's point of view.
+    pub plus_wins: usize,
+    pub draws: usize,
+    pub minus_wins: usize,
+    /// The step's last perturbation, as a mean share of the parameters' ranges.
+    pub c_share: f64,
+    /// How far the weights are from the base: the root mean square of each parameter's
+    /// distance as a share of its range.
+    pub drift: f64,
+    pub seconds: f64,
+    pub games_per_s: f64,
+}
+
+/// One step of fitting on positions (a row of steps.csv).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TexelRow {
+    pub generation: usize,
+    /// Self-play games of this step.
+    pub games: usize,
+    /// Positions the fit used and held out.
+    pub positions: usize,
+    pub held_out_positions: usize,
+    /// The scale of σ(K × eval).
+    pub k: f64,
+    /// Mean logistic loss before and after, on the fit's and the held-out positions.
+    pub loss_start: f64,
+    pub loss: f64,
+    pub held_out_start: f64,
+    pub held_out: f64,
+    pub best_epoch: usize,
+    pub drift: f64,
+    pub seconds: f64,
+    pub games_per_s: f64,
+}
+
+/// A step's row, by method.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum StepRow {
+    Ga(GenerationStats),
+    Spsa(SpsaRow),
+    Texel(TexelRow),
+}
+
+impl StepRow {
+    pub fn generation(&self) -> usize {
+        match self {
+            StepRow::Ga(r) => r.generation,
+            StepRow::Spsa(r) => r.generation,
+            StepRow::Texel(r) => r.generation,
+        }
+    }
+}
+
 /// A tuning run of game `G` bound to its folder.
 pub struct Run<G: Game> {
     pub dir: PathBuf,
@@ -86,6 +151,9 @@ pub struct Run<G: Game> {
     /// Positions per environment, loaded once.
     positions: Vec<Vec<G::Board>>,
     validator: Option<Validator<G>>,
+    /// The generations the saved configuration plans: SPSA's schedule spans them, whatever
+    /// `--generations` asks of one session.
+    planned: usize,
     /// Other MPI ranks that play the generations' and validations' games.
     #[cfg(feature = "mpi")]
     cluster: Option<std::rc::Rc<crate::arena::cluster::Cluster>>,
@@ -126,6 +194,18 @@ impl HasGeneration for GenerationStats {
     }
 }
 
+impl HasGeneration for SpsaRow {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
+impl HasGeneration for TexelRow {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
 impl HasGeneration for ValidationRow {
     fn generation(&self) -> usize {
         self.generation
@@ -135,11 +215,40 @@ impl HasGeneration for ValidationRow {
 /// What a generation gave: its figures and, when due, its validation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepReport {
-    pub stats: GenerationStats,
+    pub stats: StepRow,
     pub validation: Option<ValidationRow>,
 }
 
 const GENERATIONS_CSV: &str = "generations.csv";
+/// SPSA's and the fit's rows (their columns differ from the GA's).
+const STEPS_CSV: &str = "steps.csv";
+const SPSA_COLUMNS: [&str; 10] = [
+    "generation",
+    "iterations",
+    "games",
+    "plus_wins",
+    "draws",
+    "minus_wins",
+    "c_share",
+    "drift",
+    "seconds",
+    "games_per_s",
+];
+const TEXEL_COLUMNS: [&str; 13] = [
+    "generation",
+    "games",
+    "positions",
+    "held_out_positions",
+    "k",
+    "loss_start",
+    "loss",
+    "held_out_start",
+    "held_out",
+    "best_epoch",
+    "drift",
+    "seconds",
+    "games_per_s",
+];
 const VALIDATION_CSV: &str = "validation.csv";
 const GENERATION_COLUMNS: [&str; 15] = [
     "generation",
@@ -207,6 +316,8 @@ pub enum RunError {
     Weights(#[from] crate::params::LoadError),
     #[error(transparent)]
     Arena(#[from] crate::arena::ArenaError),
+    #[error(transparent)]
+    Texel(#[from] crate::texel::TexelError),
 }
 
 /// An I/O error on `path`.
@@ -218,7 +329,7 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
 }
 
 /// Mixes the run seed with a generation and a purpose into a stream seed.
-fn stream(seed: u64, generation: usize, purpose: u64) -> ChaCha8Rng {
+pub(crate) fn stream(seed: u64, generation: usize, purpose: u64) -> ChaCha8Rng {
     let mut z = seed
         ^ (generation as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
@@ -230,6 +341,10 @@ fn stream(seed: u64, generation: usize, purpose: u64) -> ChaCha8Rng {
 const GROUPS: u64 = 1;
 const OPENINGS: u64 = 2;
 const BREEDING: u64 = 3;
+const SPSA: u64 = 4;
+
+/// Node budgets of a fitting step's self-play: from 80% to 120% of the environment's.
+const SELF_PLAY_BUDGETS: usize = 64;
 
 fn genome_to_string(g: &[u8]) -> String {
     g.iter().map(|&b| if b == 1 { '1' } else { '0' }).collect()
@@ -250,7 +365,10 @@ impl<G: Game> Run<G> {
             return Err(RunError::Exists(dir));
         }
         let (layout, base, positions, validator) = prepare::<G>(&config, config_dir)?;
-        let population = initial_population::<G>(&config, &layout, &base);
+        let (population, theta) = match config.method {
+            Method::Ga => (initial_population::<G>(&config, &layout, &base), Vec::new()),
+            Method::Spsa | Method::Texel => (Vec::new(), initial_theta::<G>(&config, &layout, &base)),
+        };
         // The saved configuration names its files by their full paths, so that a resume,
         // an export or a round robin finds them again from any folder.
         let found = |p: &str| {
@@ -273,13 +391,18 @@ impl<G: Game> Run<G> {
         let building = runs_dir.join(format!(".{}.creating", config.name));
         let _ = std::fs::remove_dir_all(&building);
         std::fs::create_dir_all(building.join("champions")).map_err(io(&building))?;
+        if config.method == Method::Texel {
+            std::fs::create_dir_all(building.join("data")).map_err(io(&building))?;
+        }
         let state = State {
             format: 1,
             generation: 0,
             seed: config.seed,
             population: population.iter().map(|g| genome_to_string(g)).collect(),
             records: Vec::new(),
+            theta,
         };
+        let planned = config.generations;
         let mut run = Run {
             dir: building.clone(),
             config,
@@ -288,12 +411,14 @@ impl<G: Game> Run<G> {
             state,
             positions,
             validator,
+            planned,
             #[cfg(feature = "mpi")]
             cluster: None,
         };
         run.write_json("config.json", &run.config)?;
         run.write_json("state.json", &run.state)?;
-        run.write_rows::<GenerationStats>(GENERATIONS_CSV, &GENERATION_COLUMNS, &[])?;
+        let (csv, columns) = run.steps_csv();
+        run.write_rows::<GenerationStats>(csv, columns, &[])?;
         if run.validator.is_some() {
             run.write_rows::<ValidationRow>(VALIDATION_CSV, &VALIDATION_COLUMNS, &[])?;
         }
@@ -332,10 +457,19 @@ impl<G: Game> Run<G> {
             crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
             crate::fsutil::check_writable(&folder).map_err(io(&folder))?;
         }
-        if state.population.len() != config.population {
+        let (genomes, values) = match config.method {
+            Method::Ga => (config.population, 0),
+            Method::Spsa | Method::Texel => (0, layout.evolved().len()),
+        };
+        if state.population.len() != genomes {
             return Err(bad_state(
                 "it does not hold one genome per individual".to_string(),
             ));
+        }
+        if state.theta.len() != values || state.theta.iter().any(|v| !v.is_finite()) {
+            return Err(bad_state(format!(
+                "it does not hold the {values} tuned values the method needs"
+            )));
         }
         for g in &state.population {
             genome_from_string(g, layout.len()).map_err(bad_state)?;
@@ -352,6 +486,7 @@ impl<G: Game> Run<G> {
                 config.carry
             )));
         }
+        let planned = config.generations;
         let run = Run {
             dir: dir.to_path_buf(),
             config,
@@ -360,6 +495,7 @@ impl<G: Game> Run<G> {
             state,
             positions,
             validator,
+            planned,
             #[cfg(feature = "mpi")]
             cluster: None,
         };
@@ -392,23 +528,65 @@ impl<G: Game> Run<G> {
                 ),
             );
         }
-        let gens: Vec<GenerationStats> = self.checked_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, done)?;
-        self.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &gens)?;
+        let (csv, columns) = self.steps_csv();
+        match self.config.method {
+            Method::Ga => self.recheck_rows::<GenerationStats>(csv, columns, done)?,
+            Method::Spsa => self.recheck_rows::<SpsaRow>(csv, columns, done)?,
+            Method::Texel => {
+                self.recheck_rows::<TexelRow>(csv, columns, done)?;
+                for g in 1..=done {
+                    let path = self.data_path(g);
+                    if !path.exists() {
+                        return stale(
+                            path,
+                            format!("missing, though state.json says {done} steps are complete"),
+                        );
+                    }
+                }
+                // A step that was under way leaves its games; they are played again.
+                let stale_data = self.data_path(done + 1);
+                if stale_data.exists() {
+                    std::fs::remove_file(&stale_data).map_err(io(&stale_data))?;
+                }
+            }
+        }
         if self.validator.is_some() {
-            let rows: Vec<ValidationRow> = self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done)?;
+            let rows: Vec<ValidationRow> =
+                self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done, false)?;
             // Validations fall on some generations only; none may lie ahead of the state.
             self.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
         }
         Ok(())
     }
 
+    /// The per-step CSV of the run's method and its columns.
+    fn steps_csv(&self) -> (&'static str, &'static [&'static str]) {
+        match self.config.method {
+            Method::Ga => (GENERATIONS_CSV, &GENERATION_COLUMNS),
+            Method::Spsa => (STEPS_CSV, &SPSA_COLUMNS),
+            Method::Texel => (STEPS_CSV, &TEXEL_COLUMNS),
+        }
+    }
+
+    /// Cuts the per-step CSV back to the completed steps, after checking it.
+    fn recheck_rows<T: serde::de::DeserializeOwned + Serialize + HasGeneration>(
+        &self,
+        name: &str,
+        columns: &[&str],
+        done: usize,
+    ) -> Result<(), RunError> {
+        let rows: Vec<T> = self.checked_rows(name, columns, done, true)?;
+        self.write_rows(name, columns, &rows)
+    }
+
     /// A run CSV's rows up to generation `done`, after checking its header and that no row
-    /// lies beyond the generation in progress; generations.csv must hold every generation.
+    /// lies beyond the generation in progress; with `every`, it must hold every generation.
     fn checked_rows<T: serde::de::DeserializeOwned + HasGeneration>(
         &self,
         name: &str,
         columns: &[&str],
         done: usize,
+        every: bool,
     ) -> Result<Vec<T>, RunError> {
         let path = self.dir.join(name);
         let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_JSON_BYTES).map_err(io(&path))?;
@@ -428,7 +606,7 @@ impl<G: Game> Run<G> {
             });
         }
         rows.retain(|r| r.generation() <= done);
-        if name == GENERATIONS_CSV && rows.len() != done {
+        if every && rows.len() != done {
             return Err(RunError::State {
                 path,
                 reason: format!("it has {} rows for the {done} completed generations", rows.len()),
@@ -468,8 +646,23 @@ impl<G: Game> Run<G> {
         Ok(runner)
     }
 
-    /// Runs one generation on `threads` workers and saves it; `done` is called per game.
+    /// Runs one step (a generation, a batch of SPSA iterations, a round of self-play and
+    /// fitting) on `threads` workers and saves it; `done` is called per game.
     pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
+        match self.config.method {
+            Method::Ga => self.step_ga(threads, done),
+            Method::Spsa => self.step_spsa(threads, done),
+            Method::Texel => self.step_texel(threads, done),
+        }
+    }
+
+    /// Games a step plays.
+    pub fn games_per_step(&self) -> usize {
+        self.config.games_per_generation() as usize
+    }
+
+    /// A GA generation.
+    fn step_ga(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
         let generation = self.state.generation + 1;
         let started = Instant::now();
         let population: Vec<Genome> = self
@@ -556,15 +749,287 @@ impl<G: Game> Run<G> {
             "evolved": self.layout.evolved().iter().map(|&i| G::specs()[i].name).collect::<Vec<_>>(),
         });
         let validation = self.validate(generation, &params[best], &runner)?;
-        self.save(
-            &stats,
-            &population[best],
-            provenance,
-            validation.as_ref(),
-            &next,
-            next_records,
-        )?;
+        let next = State {
+            generation,
+            population: next.iter().map(|g| genome_to_string(g)).collect(),
+            records: next_records,
+            ..self.state.clone()
+        };
+        let stats = StepRow::Ga(stats);
+        self.save(&stats, &params[best], provenance, validation.as_ref(), next)?;
         Ok(StepReport { stats, validation })
+    }
+
+    /// The parameters with the tuned ones at `theta` (rounded).
+    fn with_theta(&self, theta: &[f64]) -> Params {
+        let mut values = self.base.values().to_vec();
+        for (&i, &t) in self.layout.evolved().iter().zip(theta) {
+            values[i] = t.round() as i32;
+        }
+        Params::from_values(G::specs(), &values).expect("tuned values stay within their bounds")
+    }
+
+    /// How far `theta` lies from the base: the root mean square of the distances as shares
+    /// of the parameters' ranges.
+    fn drift(&self, theta: &[f64]) -> f64 {
+        let specs = G::specs();
+        let evolved = self.layout.evolved();
+        let sum: f64 = evolved
+            .iter()
+            .zip(theta)
+            .map(|(&i, &t)| {
+                let range = f64::from((specs[i].max - specs[i].min).max(1));
+                ((t - f64::from(self.base.values()[i])) / range).powi(2)
+            })
+            .sum();
+        (sum / evolved.len().max(1) as f64).sqrt()
+    }
+
+    /// A batch of SPSA iterations (see [`crate::spsa`]).
+    fn step_spsa(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
+        let generation = self.state.generation + 1;
+        let started = Instant::now();
+        let config = self
+            .config
+            .spsa
+            .clone()
+            .expect("validated: spsa has its settings");
+        let specs = G::specs();
+        let tuned = self.layout.evolved().to_vec();
+        let total = (self.planned * config.iterations) as u64;
+        let schedule = crate::spsa::Schedule::new(&config, specs, &tuned, total)?;
+        let first = ((generation - 1) * config.iterations) as u64 + 1;
+        let env_index = self.environment_index(generation);
+        let budget = Budget::Nodes(self.config.environments[env_index].nodes);
+        let openings = self.positions[env_index].len();
+        // Each iteration: a direction, the two perturbed sets, and its openings, all from
+        // its own stream.
+        let mut directions = Vec::with_capacity(config.iterations);
+        let mut params = Vec::with_capacity(2 * config.iterations);
+        let mut fixtures = Vec::new();
+        for j in 0..config.iterations {
+            let k = first + j as u64;
+            let mut rng = stream(self.state.seed, k as usize, SPSA);
+            let direction: Vec<f64> = tuned
+                .iter()
+                .map(|_| if rng.gen::<bool>() { 1.0 } else { -1.0 })
+                .collect();
+            let gains = schedule.gains(k);
+            for sign in [1.0, -1.0] {
+                let point: Vec<f64> = tuned
+                    .iter()
+                    .enumerate()
+                    .map(|(t, &i)| {
+                        let v = self.state.theta[t] + sign * gains.c[t] * direction[t];
+                        v.clamp(f64::from(specs[i].min), f64::from(specs[i].max))
+                    })
+                    .collect();
+                params.push(self.with_theta(&point));
+            }
+            for _ in 0..config.pairs {
+                fixtures.extend(Fixture::pair(2 * j, 2 * j + 1, rng.gen_range(0..openings)));
+            }
+            directions.push(direction);
+        }
+        let players: Vec<Player<G::Weights>> = params
+            .iter()
+            .map(|p| Player::weights(G::weights(p), budget))
+            .collect();
+        let schedule_games = Schedule::<G> {
+            players: &players,
+            params: Some(&params),
+            positions: &self.positions[env_index],
+            fixtures: &fixtures,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(budget)
+            },
+        };
+        let runner = self.runner(threads)?;
+        let records = schedule_games.run(&runner, |_| done())?;
+        let results = tally_players(&fixtures, &records, params.len());
+        let mut theta = self.state.theta.clone();
+        let mut last_c = Vec::new();
+        for (j, direction) in directions.iter().enumerate() {
+            let k = first + j as u64;
+            let gains = schedule.gains(k);
+            let plus = results[2 * j];
+            let result = plus.wins as f64 - plus.losses as f64;
+            for (t, &i) in tuned.iter().enumerate() {
+                theta[t] = (theta[t] + gains.step[t] * result * direction[t])
+                    .clamp(f64::from(specs[i].min), f64::from(specs[i].max));
+            }
+            last_c = gains.c;
+        }
+        let plus = (0..config.iterations).fold(crate::arena::stats::Wdl::default(), |mut w, j| {
+            w.wins += results[2 * j].wins;
+            w.draws += results[2 * j].draws;
+            w.losses += results[2 * j].losses;
+            w
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let c_share = tuned
+            .iter()
+            .zip(&last_c)
+            .map(|(&i, c)| c / f64::from((specs[i].max - specs[i].min).max(1)))
+            .sum::<f64>()
+            / tuned.len().max(1) as f64;
+        let row = StepRow::Spsa(SpsaRow {
+            generation,
+            iterations: first - 1 + config.iterations as u64,
+            games: records.len(),
+            plus_wins: plus.wins as usize,
+            draws: plus.draws as usize,
+            minus_wins: plus.losses as usize,
+            c_share,
+            drift: self.drift(&theta),
+            seconds,
+            games_per_s: records.len() as f64 / seconds.max(1e-9),
+        });
+        let champion = self.with_theta(&theta);
+        let provenance = self.provenance(generation, records.len());
+        let validation = self.validate(generation, &champion, &runner)?;
+        let next = State {
+            generation,
+            theta,
+            ..self.state.clone()
+        };
+        self.save(&row, &champion, provenance, validation.as_ref(), next)?;
+        Ok(StepReport {
+            stats: row,
+            validation,
+        })
+    }
+
+    /// A round of self-play with the current weights, then a fit on the positions of the
+    /// data so far (see [`crate::texel`]).
+    fn step_texel(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
+        let generation = self.state.generation + 1;
+        let started = Instant::now();
+        let config = self
+            .config
+            .texel
+            .clone()
+            .expect("validated: texel has its settings");
+        let env_index = self.environment_index(generation);
+        let budget = Budget::Nodes(self.config.environments[env_index].nodes);
+        let openings = self.positions[env_index].len();
+        let nodes = self.config.environments[env_index].nodes;
+        // The current weights on budgets spread around the environment's: two different
+        // budgets make a pair's games differ from each other and from every other pair's,
+        // where equal ones would replay the same games from each opening.
+        let current = vec![self.with_theta(&self.state.theta); SELF_PLAY_BUDGETS];
+        let weights = G::weights(&current[0]);
+        let players: Vec<Player<G::Weights>> = (0..SELF_PLAY_BUDGETS)
+            .map(|v| {
+                let share = 0.8 + 0.4 * v as f64 / (SELF_PLAY_BUDGETS - 1) as f64;
+                let n = ((nodes as f64 * share).round() as u64).max(1);
+                Player::weights(weights.clone(), Budget::Nodes(n))
+            })
+            .collect();
+        let mut rng = stream(self.state.seed, generation, OPENINGS);
+        let fixtures: Vec<Fixture> = (0..config.games / 2)
+            .flat_map(|_| {
+                let a = rng.gen_range(0..SELF_PLAY_BUDGETS);
+                let b = (a + rng.gen_range(1..SELF_PLAY_BUDGETS)) % SELF_PLAY_BUDGETS;
+                Fixture::pair(a, b, rng.gen_range(0..openings))
+            })
+            .collect();
+        let schedule = Schedule::<G> {
+            players: &players,
+            params: Some(&current),
+            positions: &self.positions[env_index],
+            fixtures: &fixtures,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(budget)
+            },
+        };
+        let runner = self.runner(threads)?;
+        let records = schedule.run(&runner, |_| done())?;
+        let data = self.data_path(generation);
+        crate::fsutil::write_atomic(&data, crate::texel::data_text::<G>(&records).as_bytes())
+            .map_err(io(&data))?;
+        let first = generation
+            .saturating_sub(config.window.unwrap_or(generation) - 1)
+            .max(1);
+        let mut games = Vec::new();
+        for g in first..=generation {
+            let read = crate::texel::read_data::<G>(&self.data_path(g))?;
+            games.extend(
+                read.into_iter()
+                    .enumerate()
+                    .map(|(n, game)| (((g as u64) << 32) | n as u64, game)),
+            );
+        }
+        let tuned = self.layout.evolved().to_vec();
+        let specs: Vec<crate::params::Spec> = tuned.iter().map(|&i| G::specs()[i]).collect();
+        let (fit_on, held_out) = runner.install(|| {
+            crate::texel::sample::<G>(
+                &games,
+                self.base.values(),
+                &tuned,
+                config.positions_per_game,
+                config.holdout,
+                self.state.seed,
+            )
+        })?;
+        drop(games);
+        let fit =
+            runner.install(|| crate::texel::fit(&fit_on, &held_out, &self.state.theta, &specs, &config));
+        let seconds = started.elapsed().as_secs_f64();
+        let row = StepRow::Texel(TexelRow {
+            generation,
+            games: records.len(),
+            positions: fit_on.len(),
+            held_out_positions: held_out.len(),
+            k: fit.k,
+            loss_start: fit.loss_start,
+            loss: fit.loss,
+            held_out_start: fit.held_out_start,
+            held_out: fit.held_out,
+            best_epoch: fit.best_epoch,
+            drift: self.drift(&fit.theta),
+            seconds,
+            games_per_s: records.len() as f64 / seconds.max(1e-9),
+        });
+        let champion = self.with_theta(&fit.theta);
+        let provenance = self.provenance(generation, records.len());
+        let validation = self.validate(generation, &champion, &runner)?;
+        let next = State {
+            generation,
+            theta: fit.theta,
+            ..self.state.clone()
+        };
+        self.save(&row, &champion, provenance, validation.as_ref(), next)?;
+        Ok(StepReport {
+            stats: row,
+            validation,
+        })
+    }
+
+    /// What a champion file of SPSA or a fit says of where it came from.
+    fn provenance(&self, generation: usize, games: usize) -> serde_json::Value {
+        serde_json::json!({
+            "run": self.config.name, "method": self.config.method, "generation": generation,
+            "games": games * generation,
+            "base": self.config.base_weights.as_deref().unwrap_or("built-in"),
+            "tuned": self.layout.evolved().iter().map(|&i| G::specs()[i].name).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The data file of a fitting step's games.
+    fn data_path(&self, generation: usize) -> PathBuf {
+        self.dir.join("data").join(format!("step-{generation:04}.txt"))
+    }
+
+    /// The environment in force at `generation`, by index.
+    fn environment_index(&self, generation: usize) -> usize {
+        self.config
+            .environments
+            .iter()
+            .rposition(|e| e.from_generation <= generation)
+            .unwrap_or(0)
     }
 
     /// The validation of generation `generation`'s champion, when one is due: every
@@ -635,12 +1100,7 @@ impl<G: Game> Run<G> {
     /// A generation's games and its environment: every pair in a group plays two games from
     /// one seeded opening, colours swapped.
     fn fixtures(&self, generation: usize, groups: &[Vec<usize>]) -> (Vec<Fixture>, usize) {
-        let env_index = self
-            .config
-            .environments
-            .iter()
-            .rposition(|e| e.from_generation <= generation)
-            .unwrap_or(0);
+        let env_index = self.environment_index(generation);
         let openings = self.positions[env_index].len();
         let mut rng = stream(self.state.seed, generation, OPENINGS);
         let mut fixtures = Vec::new();
@@ -706,38 +1166,46 @@ impl<G: Game> Run<G> {
         (next, pc_sum / children, pm_sum / children)
     }
 
-    /// Saves a finished generation in an order that a crash at any moment leaves consistent:
-    /// the champion file and the CSV row first, the state (atomically) last.
+    /// Saves a finished step in an order that a crash at any moment leaves consistent: the
+    /// champion file and the CSV rows first, the state (atomically) last.
     fn save(
         &mut self,
-        stats: &GenerationStats,
-        champion: &[u8],
+        row: &StepRow,
+        champion: &Params,
         provenance: serde_json::Value,
         validation: Option<&ValidationRow>,
-        next: &[Genome],
-        records: Vec<Record>,
+        next: State,
     ) -> Result<(), RunError> {
-        let generation = stats.generation;
+        let generation = row.generation();
         let path = self.champion_path(generation);
-        self.layout
-            .decode(champion, &self.base)
+        champion
             .to_weight_file(G::NAME, provenance)
             .write(&path)
             .map_err(io(&path))?;
-        let mut rows: Vec<GenerationStats> = self.read_rows(GENERATIONS_CSV)?;
-        rows.retain(|r| r.generation < generation);
-        rows.push(stats.clone());
-        self.write_rows(GENERATIONS_CSV, &GENERATION_COLUMNS, &rows)?;
-        if let Some(v) = validation {
-            let mut rows: Vec<ValidationRow> = self.read_rows(VALIDATION_CSV)?;
-            rows.retain(|r| r.generation < generation);
-            rows.push(v.clone());
-            self.write_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, &rows)?;
+        let (csv, columns) = self.steps_csv();
+        match row {
+            StepRow::Ga(r) => self.append_row(csv, columns, r)?,
+            StepRow::Spsa(r) => self.append_row(csv, columns, r)?,
+            StepRow::Texel(r) => self.append_row(csv, columns, r)?,
         }
-        self.state.generation = generation;
-        self.state.population = next.iter().map(|g| genome_to_string(g)).collect();
-        self.state.records = records;
+        if let Some(v) = validation {
+            self.append_row(VALIDATION_CSV, &VALIDATION_COLUMNS, v)?;
+        }
+        self.state = next;
         self.write_json("state.json", &self.state)
+    }
+
+    /// Rewrites a run CSV with `row` in place of any row of its generation or later.
+    fn append_row<T: serde::de::DeserializeOwned + Serialize + HasGeneration + Clone>(
+        &self,
+        name: &str,
+        columns: &[&str],
+        row: &T,
+    ) -> Result<(), RunError> {
+        let mut rows: Vec<T> = self.read_rows(name)?;
+        rows.retain(|r| r.generation() < row.generation());
+        rows.push(row.clone());
+        self.write_rows(name, columns, &rows)
     }
 
     /// The champion file of a generation.
@@ -838,6 +1306,43 @@ pub fn generations(dir: &Path) -> Result<Vec<GenerationStats>, RunError> {
     read_rows(&dir.join(GENERATIONS_CSV))
 }
 
+/// A named column of a CSV file as (step, value) points.
+pub type Column = (String, Vec<(f64, f64)>);
+
+/// An SPSA or fitting run's steps.csv as series: each column but the first against the
+/// step.
+pub fn step_columns(dir: &Path) -> Result<Vec<Column>, RunError> {
+    let path = dir.join(STEPS_CSV);
+    let csv_error = |source| RunError::Csv {
+        path: path.clone(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(&path).map_err(csv_error)?;
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(csv_error)?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let mut columns: Vec<Column> = header.iter().skip(1).map(|h| (h.clone(), Vec::new())).collect();
+    for record in reader.records() {
+        let record = record.map_err(csv_error)?;
+        let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
+        let Some(step) = number(0) else {
+            return Err(RunError::State {
+                path: path.clone(),
+                reason: format!("a row without a step number: {record:?}"),
+            });
+        };
+        for (c, (_, points)) in columns.iter_mut().enumerate() {
+            if let Some(y) = number(c + 1) {
+                points.push((step, y));
+            }
+        }
+    }
+    Ok(columns)
+}
+
 /// A run folder's validations, in generation order (none when it validates nothing).
 pub fn validations(dir: &Path) -> Result<Vec<ValidationRow>, RunError> {
     let path = dir.join(VALIDATION_CSV);
@@ -903,6 +1408,9 @@ type Prepared<G> = (Layout, Params, Vec<Vec<<G as Game>::Board>>, Option<Validat
 fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, RunError> {
     let specs = G::specs();
     config.validate(config_dir, specs)?;
+    if config.method == Method::Texel && !G::LINEAR_EVALUATION {
+        return Err(RunError::Texel(crate::texel::TexelError::NotLinear(G::NAME)));
+    }
     let layout = Layout::new(specs, config.evolved(specs)?)?.with_encoding(config.encoding);
     if config.unique && layout.len() < 20 && (1usize << layout.len()) < config.population {
         return Err(RunError::Config(ConfigError::Invalid(format!(
@@ -932,6 +1440,22 @@ fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, R
         }),
     };
     Ok((layout, base, positions, validator))
+}
+
+/// SPSA's and the fit's start: the tuned parameters of the base weights (`init: weights`),
+/// the built-in ones (`defaults`), or drawn at random.
+fn initial_theta<G: Game>(config: &Config, layout: &Layout, base: &Params) -> Vec<f64> {
+    let specs = G::specs();
+    let mut rng = stream(config.seed, 0, GROUPS);
+    layout
+        .evolved()
+        .iter()
+        .map(|&i| match config.init {
+            Init::Weights => base.values()[i] as f64,
+            Init::Defaults => specs[i].default as f64,
+            Init::Random => rng.gen_range(specs[i].min..=specs[i].max) as f64,
+        })
+        .collect()
 }
 
 fn initial_population<G: Game>(config: &Config, layout: &Layout, base: &Params) -> Vec<Genome> {

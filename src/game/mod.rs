@@ -107,6 +107,16 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn play(state: &mut Self::State, mv: Self::Move);
     /// Reads a move in the game's notation, if it is legal here.
     fn parse_move(state: &Self::State, text: &str) -> Option<Self::Move>;
+    /// Whether the evaluation is linear in the parameters, so that [`Game::features`] can
+    /// describe it and the weights can be fitted on positions (`method: texel`).
+    const LINEAR_EVALUATION: bool = false;
+    /// For fitting on positions: the evaluation of `board` from the first seat's point of
+    /// view as (spec index, coefficient) pairs whose sum of value times coefficient it is.
+    /// `false` (and nothing pushed) when the position is no fair sample of the evaluation
+    /// (the side to move in check, a capture pending) or the evaluation is not linear.
+    fn features(_board: &Self::Board, _out: &mut Vec<(u32, f32)>) -> bool {
+        false
+    }
     /// A fresh engine for one game from `start` with a table of `tt_mb` MiB: it shares
     /// nothing, so a game depends only on its inputs.
     fn engine(weights: &Self::Weights, tt_mb: usize, start: &Self::Board) -> Self::Engine;

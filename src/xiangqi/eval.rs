@@ -533,6 +533,122 @@ impl Weights {
     }
 }
 
+/// The spec index of each piece-square parameter, by role and Red-view square (files f..i
+/// folded onto d..a); `u32::MAX` where the role never stands.
+static PST_INDEX: LazyLock<[[u32; 90]; 7]> = LazyLock::new(|| {
+    let mut index = [[u32::MAX; 90]; 7];
+    for (i, &(role, file, rank)) in PST_POINTS.iter().enumerate() {
+        let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
+        for s in [sq, sq.mirror_file()] {
+            index[role.index()][s.index()] = (SCALAR_COUNT + i) as u32;
+        }
+    }
+    index
+});
+
+/// The evaluation of `board` as a linear function of the parameters: pushes (spec index,
+/// coefficient) pairs such that the sum of value times coefficient is
+/// [`Weights::evaluate_red`] plus the tempo from Red's point of view (up to the rounding of
+/// the phase taper and of the king-shelter quarter). Knobs and the king's fixed value have
+/// no coefficient. What fitting on positions learns from.
+pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
+    let phase = phase(board) as f32 / PHASE_MAX as f32;
+    let endgame = 1.0 - phase;
+    let mut add = |s: S, c: f32| out.push((s as u32, c));
+    add(S::tempo, board.turn().sign() as f32);
+    let material = |role: Role| match role {
+        Role::King => None,
+        Role::Advisor => Some((S::advisor, Some(S::advisor_eg))),
+        Role::Elephant => Some((S::elephant, Some(S::elephant_eg))),
+        Role::Horse => Some((S::horse, Some(S::horse_eg))),
+        Role::Rook => Some((S::rook, Some(S::rook_eg))),
+        Role::Cannon => Some((S::cannon, Some(S::cannon_eg))),
+        Role::Pawn => Some((S::pawn, None)),
+    };
+    for sq in Square::all() {
+        let Some(p) = board.piece_at(sq) else { continue };
+        let sign = p.color.sign() as f32;
+        let own = if p.color == Color::Red { sq } else { sq.flip_rank() };
+        out.push((PST_INDEX[p.role.index()][own.index()], sign));
+        if let Some((value, eg)) = material(p.role) {
+            out.push((value as u32, sign));
+            if let Some(eg) = eg {
+                out.push((eg as u32, sign * endgame));
+            }
+        }
+        if p.role == Role::Pawn && own.rank().index() >= 5 {
+            out.push((S::pawn_crossed_eg as u32, sign * endgame));
+        }
+    }
+    let occ = board.occupancy();
+    let empty = !board.occupied();
+    let mut attacked = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        let sign = color.sign() as f32;
+        let not_own = !board.by_color(color);
+        let mut att = board.step_attacks(color);
+        let (mut rook, mut cannon, mut horse) = (0, 0, 0);
+        for sq in board.pieces(color, Role::Rook) {
+            let a = attacks::rook_attacks(sq, occ);
+            att |= a;
+            rook += (a & not_own).count();
+        }
+        for sq in board.pieces(color, Role::Cannon) {
+            let (slide, jump) = attacks::slider_attacks(sq, occ);
+            att |= jump;
+            cannon += (slide & empty).count();
+        }
+        for sq in board.pieces(color, Role::Horse) {
+            let a = attacks::horse_attacks(sq, occ);
+            att |= a;
+            horse += (a & not_own).count();
+        }
+        attacked[color.index()] = att;
+        out.push((S::mobility_rook as u32, sign * rook as f32));
+        out.push((S::mobility_cannon as u32, sign * cannon as f32));
+        out.push((S::mobility_horse as u32, sign * horse as f32));
+    }
+    for color in Color::ALL {
+        let sign = color.sign() as f32;
+        let them = color.flip();
+        let own = board.by_color(color) & !board.by_role(Role::King);
+        let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
+        let threatened = own & theirs;
+        let mut add = |s: S, count: f32| out.push((s as u32, sign * count));
+        if board.turn() == them {
+            add(S::hanging, (threatened & !mine).count() as f32);
+        }
+        add(S::attacked_defended, (threatened & mine).count() as f32);
+        add(S::protected, (own & mine).count() as f32);
+        let attackers = (board.pieces(them, Role::Rook)
+            | board.pieces(them, Role::Horse)
+            | board.pieces(them, Role::Cannon))
+        .count() as f32;
+        let missing = |role| 2.0 - board.pieces(color, role).count() as f32;
+        add(S::missing_advisor, missing(Role::Advisor) * attackers / 4.0);
+        add(S::missing_elephant, missing(Role::Elephant) * attackers / 4.0);
+        let file = attacks::file_mask(board.king(color).file());
+        add(
+            S::king_file_rook,
+            (board.pieces(them, Role::Rook) & file).count() as f32,
+        );
+        add(
+            S::king_file_cannon,
+            (board.pieces(them, Role::Cannon) & file).count() as f32,
+        );
+        add(
+            S::palace_pressure,
+            (attacks::PALACE[color.index()] & theirs).count() as f32,
+        );
+        let linked = |role| {
+            let pieces = board.pieces(color, role);
+            (pieces.count() == 2 && (pieces & mine).count() == 2) as u32 as f32
+        };
+        add(S::linked_advisors, linked(Role::Advisor));
+        add(S::linked_elephants, linked(Role::Elephant));
+    }
+}
+
 /// Material plus piece-square values, summed for both phases from Red's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Psq {
@@ -622,6 +738,35 @@ mod tests {
         let hand = Params::load(std::path::Path::new(path), GAME, specs()).unwrap();
         assert_eq!(hand.get("rook"), Some(900));
         assert_ne!(hand.values(), default_params().values());
+    }
+
+    #[test]
+    fn features_sum_to_the_evaluation() {
+        let mut out = Vec::new();
+        use crate::game::Game;
+        let text = include_str!("../../positions/xiangqi-middlegames.epd");
+        for (n, line) in text.lines().filter(|l| !l.starts_with('#')).take(200).enumerate() {
+            let board = crate::xiangqi::game::XiangqiGame::parse_position(line).unwrap();
+            let params = if n % 2 == 0 {
+                default_params()
+            } else {
+                Params::random(
+                    specs(),
+                    &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64),
+                )
+            };
+            let w = Weights::new(&params);
+            out.clear();
+            features(&board, &mut out);
+            let v = params.values();
+            let sum: f64 = out.iter().map(|&(i, c)| v[i as usize] as f64 * c as f64).sum();
+            let expected = w.evaluate_red(&board) + board.turn().sign() * w.s(S::tempo);
+            // The taper and the shelter quarter round in the evaluation, not here.
+            assert!(
+                (sum - expected as f64).abs() <= 3.0,
+                "{line}: {sum} against {expected}"
+            );
+        }
     }
 
     #[test]

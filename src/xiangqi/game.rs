@@ -95,6 +95,16 @@ impl Game for XiangqiGame {
         state.board().parse_move(text).ok()
     }
 
+    const LINEAR_EVALUATION: bool = true;
+
+    fn features(board: &Board, out: &mut Vec<(u32, f32)>) -> bool {
+        if !quiet(board) {
+            return false;
+        }
+        super::eval::features(board, out);
+        true
+    }
+
     fn engine(weights: &Weights, tt_mb: usize, _start: &Board) -> Searcher {
         Searcher::new(weights.clone(), tt_mb)
     }
@@ -136,6 +146,24 @@ impl Engine<XiangqiGame> for Searcher {
             planned,
         }
     }
+}
+
+/// Whether a position is a fair sample of the static evaluation: the side to move is not
+/// in check and has no capture that plainly wins material (an undefended piece, or a rook
+/// that a lesser piece attacks), so a search would not change the score at once.
+fn quiet(board: &Board) -> bool {
+    if board.in_check() {
+        return false;
+    }
+    let us = board.turn();
+    let them = us.flip();
+    let targets = board.by_color(them) & !board.by_role(super::Role::King);
+    let attacked = targets & board.attack_map(us);
+    if !(attacked & !board.attack_map(them)).is_empty() {
+        return false;
+    }
+    let mut rooks = attacked & board.by_role(super::Role::Rook);
+    rooks.all(|sq| (board.attackers_of(us, sq) & !board.by_role(super::Role::Rook)).is_empty())
 }
 
 /// Seeded random plies from the start position: a different, reproducible opening per pair

@@ -1,0 +1,585 @@
+//! Fitting the evaluation on the positions of self-play games ("Texel tuning").
+//!
+//! The evaluation is linear in its weights ([`Game::features`]), so predicting a game's
+//! outcome from a position by `σ(K × eval)` and minimising the logistic loss over many
+//! positions is a smooth, convex problem: no noisy matches, only gradient descent. A step
+//! plays self-play games with the current weights, keeps them as a data file, and fits the
+//! weights on the quiet positions of the data so far (a share of the games held out to
+//! report an honest loss); the fit's weights play the next step's games.
+//!
+//! A data file holds one game a line: the result from the first seat's view (`1-0`, `0-1`,
+//! `1/2-1/2`), the start position and the moves in the game's notation, tab-separated. It is
+//! a few bytes a position, and replaying it with the rules gives every position back.
+
+use crate::game::{Game, GameRecord, Seat};
+use crate::params::Spec;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The fit's settings in a run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TexelConfig {
+    /// Self-play games a step (even: each opening with both colours).
+    pub games: usize,
+    /// Quiet positions sampled from each game at most.
+    #[serde(default = "default_positions_per_game")]
+    pub positions_per_game: usize,
+    /// Passes of gradient descent over the positions a step.
+    #[serde(default = "default_epochs")]
+    pub epochs: usize,
+    /// Adam's step, in the parameters' units.
+    #[serde(default = "default_learning_rate")]
+    pub learning_rate: f64,
+    /// The prior's spread, as a share of each parameter's range: the fit minimises the loss
+    /// plus (θ − θ₀)² / (2σ² × positions) for each parameter, θ₀ its value before the fit.
+    /// It holds still what the positions cannot tell apart (a piece's value and the same
+    /// amount on every square of its table) and what they rarely show.
+    #[serde(default = "default_prior")]
+    pub prior: f64,
+    /// Share of the games whose positions are held out of the fit to measure it.
+    #[serde(default = "default_holdout")]
+    pub holdout: f64,
+    /// Steps of data a fit uses (the latest); default: all.
+    #[serde(default)]
+    pub window: Option<usize>,
+}
+
+fn default_positions_per_game() -> usize {
+    10
+}
+fn default_epochs() -> usize {
+    400
+}
+fn default_learning_rate() -> f64 {
+    1.0
+}
+fn default_prior() -> f64 {
+    0.05
+}
+fn default_holdout() -> f64 {
+    0.1
+}
+
+/// What one sampled position costs in memory (its features and its row), rounded up.
+pub const BYTES_PER_POSITION: u64 = 800;
+
+impl TexelConfig {
+    /// Checks the settings' ranges; `steps` is the run's length (for the memory estimate).
+    pub fn validate(&self, steps: usize) -> Result<(), crate::ga::config::ConfigError> {
+        let invalid = |m: String| Err(crate::ga::config::ConfigError::Invalid(format!("texel.{m}")));
+        if self.games < 2 || self.games % 2 == 1 || self.games > 10_000_000 {
+            return invalid(format!(
+                "games = {} must be an even number from 2 to 10000000 (each opening with both colours)",
+                self.games
+            ));
+        }
+        if !(1..=1000).contains(&self.positions_per_game) {
+            return invalid(format!(
+                "positions_per_game = {} must be from 1 to 1000",
+                self.positions_per_game
+            ));
+        }
+        if !(1..=1_000_000).contains(&self.epochs) {
+            return invalid(format!("epochs = {} must be from 1 to 1000000", self.epochs));
+        }
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0 && self.learning_rate <= 1000.0) {
+            return invalid(format!(
+                "learning_rate = {} must lie in (0, 1000]",
+                self.learning_rate
+            ));
+        }
+        if !(self.prior.is_finite() && self.prior > 0.0 && self.prior <= 100.0) {
+            return invalid(format!("prior = {} must lie in (0, 100]", self.prior));
+        }
+        if !(self.holdout > 0.0 && self.holdout < 1.0) {
+            return invalid(format!("holdout = {} must lie in (0, 1)", self.holdout));
+        }
+        if self.window == Some(0) {
+            return invalid("window must be at least 1".to_string());
+        }
+        let steps = self.window.unwrap_or(steps).min(steps) as u128;
+        let positions = steps * self.games as u128 * self.positions_per_game as u128;
+        let needed = positions.saturating_mul(BYTES_PER_POSITION as u128);
+        let limit = crate::ga::config::memory_limit();
+        if needed > limit as u128 {
+            return invalid(format!(
+                "games × positions_per_game × {steps} steps of data is up to {positions} positions, about {} MiB to fit, more than the {} MiB this machine offers; lower them or set a window",
+                needed >> 20,
+                limit >> 20
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Why data could not be written, read or fitted.
+#[derive(Debug, thiserror::Error)]
+pub enum TexelError {
+    #[error("cannot write or read {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}, line {line}: {reason}", path.display())]
+    Line {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+    #[error("{0}: its evaluation is not linear in its weights, so it cannot be fitted on positions")]
+    NotLinear(&'static str),
+    #[error("no quiet position to fit on in {0} games")]
+    NoPositions(usize),
+}
+
+/// A game of a data file.
+pub struct DataGame<G: Game> {
+    pub start: G::Board,
+    pub moves: Vec<G::Move>,
+    /// The result for the first seat: 1, ½ or 0.
+    pub result: f32,
+}
+
+/// The text of a data file holding `records`.
+pub fn data_text<G: Game>(records: &[GameRecord<G::Move>]) -> String {
+    let mut text = String::new();
+    for r in records {
+        let result = match r.winner {
+            Some(Seat::First) => "1-0",
+            Some(Seat::Second) => "0-1",
+            None => "1/2-1/2",
+        };
+        let moves: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+        text.push_str(&format!("{result}\t{}\t{}\n", r.start_fen, moves.join(" ")));
+    }
+    text
+}
+
+/// The largest data file read: far above a step's games (a few hundred bytes each).
+const MAX_DATA_BYTES: u64 = 16 << 30;
+
+/// Reads a data file, replaying each game to check it.
+pub fn read_data<G: Game>(path: &Path) -> Result<Vec<DataGame<G>>, TexelError> {
+    let text = crate::fsutil::read_text(path, MAX_DATA_BYTES).map_err(|source| TexelError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            parse_line::<G>(line).map_err(|reason| TexelError::Line {
+                path: path.to_path_buf(),
+                line: i + 1,
+                reason,
+            })
+        })
+        .collect()
+}
+
+fn parse_line<G: Game>(line: &str) -> Result<DataGame<G>, String> {
+    let mut fields = line.split('\t');
+    let (Some(result), Some(fen), Some(moves), None) =
+        (fields.next(), fields.next(), fields.next(), fields.next())
+    else {
+        return Err("not three tab-separated fields (result, position, moves)".to_string());
+    };
+    let result = match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        other => return Err(format!("result '{other}' is not 1-0, 0-1 or 1/2-1/2")),
+    };
+    let start = G::parse_position(fen).map_err(|e| format!("position: {e}"))?;
+    let mut state = G::start(&start);
+    let mut played = Vec::new();
+    for text in moves.split_whitespace() {
+        let mv = G::parse_move(&state, text).ok_or_else(|| format!("move '{text}' is not legal there"))?;
+        G::play(&mut state, mv);
+        played.push(mv);
+    }
+    Ok(DataGame {
+        start,
+        moves: played,
+        result,
+    })
+}
+
+/// Sampled positions as sparse rows over the tuned parameters: what the fit reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Samples {
+    /// Each row's tuned features: (tuned index, coefficient), rows back to back.
+    features: Vec<(u32, f32)>,
+    rows: Vec<Row>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Row {
+    start: u32,
+    len: u32,
+    /// The evaluation's part that no tuned parameter touches.
+    fixed: f32,
+    /// The game's result for the first seat.
+    result: f32,
+}
+
+impl Samples {
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    fn push(&mut self, all: &[(u32, f32)], slot: &[Option<u32>], values: &[i32], result: f32) {
+        let start = self.features.len() as u32;
+        let mut fixed = 0.0;
+        for &(i, c) in all {
+            match slot[i as usize] {
+                Some(t) => self.features.push((t, c)),
+                None => fixed += values[i as usize] as f32 * c,
+            }
+        }
+        self.rows.push(Row {
+            start,
+            len: self.features.len() as u32 - start,
+            fixed,
+            result,
+        });
+    }
+
+    fn features(&self, row: &Row) -> &[(u32, f32)] {
+        &self.features[row.start as usize..(row.start + row.len) as usize]
+    }
+}
+
+/// Up to `per_game` quiet positions of each game, chosen by a shuffle seeded by `seed` and
+/// the game's place, split into the fit's and the held-out games' positions (a `holdout`
+/// share of the games, chosen by the same seed). `values` are the full parameter set whose
+/// untuned part is fixed; `tuned` the spec indices the fit moves.
+pub fn sample<G: Game>(
+    games: &[(u64, DataGame<G>)],
+    values: &[i32],
+    tuned: &[usize],
+    per_game: usize,
+    holdout: f64,
+    seed: u64,
+) -> Result<(Samples, Samples), TexelError> {
+    if !G::LINEAR_EVALUATION {
+        return Err(TexelError::NotLinear(G::NAME));
+    }
+    let mut slot = vec![None; values.len()];
+    for (t, &i) in tuned.iter().enumerate() {
+        slot[i] = Some(t as u32);
+    }
+    let (mut fit, mut held) = (Samples::default(), Samples::default());
+    let mut all = Vec::new();
+    for (key, game) in games {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ key.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let held_out = rand::Rng::gen::<f64>(&mut rng) < holdout;
+        let mut boards = Vec::with_capacity(game.moves.len() + 1);
+        let mut state = G::start(&game.start);
+        boards.push(G::board(&state).clone());
+        for &mv in &game.moves {
+            G::play(&mut state, mv);
+            boards.push(G::board(&state).clone());
+        }
+        // The final position is decided by the rules, not by the evaluation.
+        boards.pop();
+        boards.shuffle(&mut rng);
+        let target = if held_out { &mut held } else { &mut fit };
+        let mut kept = 0;
+        for board in &boards {
+            if kept == per_game {
+                break;
+            }
+            all.clear();
+            if G::features(board, &mut all) {
+                target.push(&all, &slot, values, game.result);
+                kept += 1;
+            }
+        }
+    }
+    if fit.is_empty() || held.is_empty() {
+        return Err(TexelError::NoPositions(games.len()));
+    }
+    Ok((fit, held))
+}
+
+/// What a fit found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The scaling constant of `σ(K × eval)`, fitted to the starting weights.
+    pub k: f64,
+    /// The tuned parameters' fitted values (within their bounds).
+    pub theta: Vec<f64>,
+    /// Mean logistic loss on the fit's positions, before and after.
+    pub loss_start: f64,
+    pub loss: f64,
+    /// The same on the held-out positions.
+    pub held_out_start: f64,
+    pub held_out: f64,
+    /// The epoch whose weights were kept: the lowest held-out loss.
+    pub best_epoch: usize,
+}
+
+/// Rows a parallel task takes: a fixed split, so that the sums are the same on any number
+/// of threads.
+const CHUNK: usize = 4096;
+
+/// The mean logistic loss of `theta` at scale `k` and, when `gradient` is given, its
+/// gradient with respect to `theta`.
+fn loss(samples: &Samples, theta: &[f64], k: f64, gradient: Option<&mut [f64]>) -> f64 {
+    let want = gradient.is_some();
+    let parts: Vec<(f64, Vec<f64>)> = samples
+        .rows
+        .par_chunks(CHUNK)
+        .map(|rows| {
+            let mut g = if want { vec![0.0; theta.len()] } else { Vec::new() };
+            let mut sum = 0.0;
+            for row in rows {
+                let features = samples.features(row);
+                let eval = row.fixed as f64
+                    + features
+                        .iter()
+                        .map(|&(t, c)| theta[t as usize] * c as f64)
+                        .sum::<f64>();
+                let p = sigmoid(k * eval);
+                let y = row.result as f64;
+                sum -= y * ln(p) + (1.0 - y) * ln(1.0 - p);
+                if want {
+                    let d = (p - y) * k;
+                    for &(t, c) in features {
+                        g[t as usize] += d * c as f64;
+                    }
+                }
+            }
+            (sum, g)
+        })
+        .collect();
+    let n = samples.len().max(1) as f64;
+    let mut total = 0.0;
+    let mut grad = gradient;
+    for (sum, g) in &parts {
+        total += sum;
+        if let Some(out) = grad.as_deref_mut() {
+            for (o, x) in out.iter_mut().zip(g) {
+                *o += x;
+            }
+        }
+    }
+    if let Some(out) = grad {
+        out.iter_mut().for_each(|o| *o /= n);
+    }
+    total / n
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// ln p, kept finite where a prediction is certain.
+fn ln(p: f64) -> f64 {
+    p.max(1e-12).ln()
+}
+
+/// The K that best fits `theta` on `samples`: a golden-section search on ln K.
+pub fn fit_k(samples: &Samples, theta: &[f64]) -> f64 {
+    let f = |x: f64| loss(samples, theta, x.exp(), None);
+    let (mut lo, mut hi) = ((1e-5f64).ln(), (1.0f64).ln());
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut fa, mut fb) = (f(a), f(b));
+    for _ in 0..60 {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - r * (hi - lo);
+            fa = f(a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + r * (hi - lo);
+            fb = f(b);
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fits the tuned parameters from `theta` by Adam on the logistic loss and the prior, K
+/// fitted first and held; keeps the epoch with the lowest held-out loss. `specs` of the
+/// tuned parameters bound them.
+pub fn fit(fit_on: &Samples, held_out: &Samples, theta: &[f64], specs: &[Spec], config: &TexelConfig) -> Fit {
+    let k = fit_k(fit_on, theta);
+    let loss_start = loss(fit_on, theta, k, None);
+    let held_out_start = loss(held_out, theta, k, None);
+    let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let mut x = theta.to_vec();
+    let (mut m, mut v) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+    let mut grad = vec![0.0; x.len()];
+    let mut best = (held_out_start, 0, x.clone());
+    // 1 / (σ² × positions) for each parameter.
+    let pull: Vec<f64> = specs
+        .iter()
+        .map(|s| {
+            let sigma = config.prior * f64::from((s.max - s.min).max(1));
+            1.0 / (sigma * sigma * fit_on.len().max(1) as f64)
+        })
+        .collect();
+    for epoch in 1..=config.epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        loss(fit_on, &x, k, Some(&mut grad));
+        for j in 0..x.len() {
+            grad[j] += pull[j] * (x[j] - theta[j]);
+        }
+        let (c1, c2) = (1.0 - beta1.powi(epoch as i32), 1.0 - beta2.powi(epoch as i32));
+        for (j, s) in specs.iter().enumerate() {
+            m[j] = beta1 * m[j] + (1.0 - beta1) * grad[j];
+            v[j] = beta2 * v[j] + (1.0 - beta2) * grad[j] * grad[j];
+            let step = config.learning_rate * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+            x[j] = (x[j] - step).clamp(f64::from(s.min), f64::from(s.max));
+        }
+        let held = loss(held_out, &x, k, None);
+        if held < best.0 {
+            best = (held, epoch, x.clone());
+        }
+    }
+    let (held_out_loss, best_epoch, theta) = best;
+    Fit {
+        k,
+        loss: loss(fit_on, &theta, k, None),
+        theta,
+        loss_start,
+        held_out_start,
+        held_out: held_out_loss,
+        best_epoch,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::xiangqi::game::XiangqiGame;
+    use rand::Rng;
+
+    /// Positions from the middlegame file, each labelled by a draw from σ(K × the
+    /// evaluation of known weights): the fit must find those weights again.
+    #[test]
+    fn the_fit_recovers_known_weights() {
+        let specs = XiangqiGame::specs();
+        let names = ["rook", "horse", "cannon", "mobility_rook", "hanging"];
+        let tuned: Vec<usize> = names
+            .iter()
+            .map(|n| specs.iter().position(|s| s.name == *n).unwrap())
+            .collect();
+        let truth: Vec<i32> = crate::params::Params::defaults(specs).values().to_vec();
+        let text = include_str!("../positions/xiangqi-middlegames.epd");
+        let boards: Vec<_> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| XiangqiGame::parse_position(l).unwrap())
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let k_true = 0.006;
+        let (mut on, mut held) = (Samples::default(), Samples::default());
+        let mut slot = vec![None; specs.len()];
+        for (t, &i) in tuned.iter().enumerate() {
+            slot[i] = Some(t as u32);
+        }
+        let mut all = Vec::new();
+        for round in 0..40 {
+            for board in &boards {
+                // Random plies off a master position: material imbalances of every kind.
+                let mut board = board.clone();
+                for _ in 0..rng.gen_range(0..40) {
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    board.make(moves[rng.gen_range(0..moves.len())]);
+                }
+                let board = &board;
+                all.clear();
+                crate::xiangqi::eval::features(board, &mut all);
+                let eval: f64 = all
+                    .iter()
+                    .map(|&(i, c)| truth[i as usize] as f64 * c as f64)
+                    .sum();
+                let result = if rng.gen::<f64>() < sigmoid(k_true * eval) {
+                    1.0
+                } else {
+                    0.0
+                };
+                let target = if round % 10 == 0 { &mut held } else { &mut on };
+                target.push(&all, &slot, &truth, result);
+            }
+        }
+        // Start far from the truth: every tuned weight 30% off, up or down (K is fitted to
+        // the start, so a start scaled as a whole would scale the fit).
+        let start: Vec<f64> = tuned
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| truth[i] as f64 * if j % 2 == 0 { 0.7 } else { 1.3 })
+            .collect();
+        let config = TexelConfig {
+            games: 2,
+            positions_per_game: 1,
+            epochs: 1500,
+            learning_rate: 2.0,
+            prior: 0.05,
+            holdout: 0.1,
+            window: None,
+        };
+        let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i]).collect();
+        let f = fit(&on, &held, &start, &bounds, &config);
+        assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
+        for (j, &i) in tuned.iter().enumerate() {
+            let want = truth[i] as f64;
+            let tolerance = (0.1 * want.abs()).max(3.0);
+            assert!(
+                (f.theta[j] - want).abs() <= tolerance,
+                "{}: fitted {:.1}, truth {want}",
+                specs[i].name,
+                f.theta[j]
+            );
+        }
+    }
+
+    #[test]
+    fn data_files_replay_and_bad_lines_are_named() {
+        let record = |moves: &[&str], winner| {
+            let start = XiangqiGame::parse_position(crate::xiangqi::START_FEN).unwrap();
+            let state = XiangqiGame::start(&start);
+            let mut r = GameRecord::new(crate::xiangqi::START_FEN.to_string(), Seat::First);
+            let mut state = state;
+            for m in moves {
+                let mv = XiangqiGame::parse_move(&state, m).unwrap();
+                XiangqiGame::play(&mut state, mv);
+                r.moves.push(mv);
+            }
+            r.winner = winner;
+            r
+        };
+        let records = vec![
+            record(&["h2e2", "h9g7"], Some(Seat::First)),
+            record(&["b0c2"], None),
+        ];
+        let dir = std::env::temp_dir().join(format!("qitune-texel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.txt");
+        std::fs::write(&path, data_text::<XiangqiGame>(&records)).unwrap();
+        let games = read_data::<XiangqiGame>(&path).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].moves.len(), games[0].result), (2, 1.0));
+        assert_eq!(games[1].result, 0.5);
+        let text = std::fs::read_to_string(&path).unwrap().replace("h9g7", "h9h7");
+        std::fs::write(&path, text).unwrap();
+        let e = read_data::<XiangqiGame>(&path).err().unwrap().to_string();
+        assert!(e.contains("line 1: move 'h9h7' is not legal there"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
