@@ -507,6 +507,13 @@ fn spsa_and_fitting_runs_resume_to_the_same_files_on_any_thread_count() {
         let champion: serde_json::Value = serde_json::from_str(&champions(&whole.join("m"))[2]).unwrap();
         assert_eq!(champion["provenance"]["method"], method);
     }
+    // SPSA's per-parameter settings name tuned parameters, checked before any file.
+    let config = method_config(&dir, "spsa", r#"{"iterations":2,"c_end_values":{"tempo":2}}"#);
+    tune_cmd(&config, &dir.join("named"))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("'tempo' is not a tuned parameter"));
+    assert!(!dir.join("named/m").exists());
     // Fitting needs an evaluation linear in its weights; the Amazons one says it is not.
     let config = dir.join("amazons.json");
     let openings = std::fs::canonicalize("positions/amazons-openings.fen").unwrap();

@@ -1411,6 +1411,10 @@ fn prepare<G: Game>(config: &Config, config_dir: &Path) -> Result<Prepared<G>, R
     if config.method == Method::Texel && !G::LINEAR_EVALUATION {
         return Err(RunError::Texel(crate::texel::TexelError::NotLinear(G::NAME)));
     }
+    if let (Method::Spsa, Some(spsa)) = (config.method, &config.spsa) {
+        // Its per-parameter settings must name tuned parameters: checked before any file.
+        crate::spsa::Schedule::new(spsa, specs, &config.evolved(specs)?, 1)?;
+    }
     let layout = Layout::new(specs, config.evolved(specs)?)?.with_encoding(config.encoding);
     if config.unique && layout.len() < 20 && (1usize << layout.len()) < config.population {
         return Err(RunError::Config(ConfigError::Invalid(format!(
