@@ -507,6 +507,20 @@ fn spsa_and_fitting_runs_resume_to_the_same_files_on_any_thread_count() {
         let champion: serde_json::Value = serde_json::from_str(&champions(&whole.join("m"))[2]).unwrap();
         assert_eq!(champion["provenance"]["method"], method);
     }
+    // A tuned value edited out of its range is refused on a resume, naming the file.
+    let state = dir.join("spsa-whole/m/state.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    value["theta"][0] = serde_json::json!(1e9);
+    std::fs::write(&state, value.to_string()).unwrap();
+    tune_cmd(
+        &method_config(&dir, "spsa", r#"{"iterations":6,"pairs":1}"#),
+        &dir.join("spsa-whole"),
+    )
+    .args(["--resume", "--generations", "4"])
+    .assert()
+    .failure()
+    .stderr(predicates::str::contains("state.json").and(predicates::str::contains("outside")));
     // SPSA's per-parameter settings name tuned parameters, checked before any file.
     let config = method_config(&dir, "spsa", r#"{"iterations":2,"c_end_values":{"tempo":2}}"#);
     tune_cmd(&config, &dir.join("named"))

@@ -466,10 +466,20 @@ impl<G: Game> Run<G> {
                 "it does not hold one genome per individual".to_string(),
             ));
         }
-        if state.theta.len() != values || state.theta.iter().any(|v| !v.is_finite()) {
+        if state.theta.len() != values {
             return Err(bad_state(format!(
                 "it does not hold the {values} tuned values the method needs"
             )));
+        }
+        let specs = G::specs();
+        for (&i, &v) in layout.evolved().iter().zip(&state.theta) {
+            let s = &specs[i];
+            if !(v >= f64::from(s.min) && v <= f64::from(s.max)) {
+                return Err(bad_state(format!(
+                    "its value {v} of '{}' is outside [{}, {}]",
+                    s.name, s.min, s.max
+                )));
+            }
         }
         for g in &state.population {
             genome_from_string(g, layout.len()).map_err(bad_state)?;
@@ -646,6 +656,32 @@ impl<G: Game> Run<G> {
         Ok(runner)
     }
 
+    /// Plays `fixtures` from `positions` between `players`, the game's own engine with
+    /// `params` (one set each), under the run's conditions for `budget`.
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &self,
+        runner: &Runner,
+        players: &[Player<G::Weights>],
+        params: &[Params],
+        positions: &[G::Board],
+        fixtures: &[Fixture],
+        budget: Budget,
+        done: impl Fn() + Sync,
+    ) -> Result<Vec<GameRecord<G::Move>>, RunError> {
+        let schedule = Schedule::<G> {
+            players,
+            params: Some(params),
+            positions,
+            fixtures,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(budget)
+            },
+        };
+        Ok(schedule.run(runner, |_| done())?)
+    }
+
     /// Runs one step (a generation, a batch of SPSA iterations, a round of self-play and
     /// fitting) on `threads` workers and saves it; `done` is called per game.
     pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport, RunError> {
@@ -682,22 +718,10 @@ impl<G: Game> Run<G> {
             .iter()
             .map(|g| self.layout.decode(g, &self.base))
             .collect();
-        let players: Vec<Player<G::Weights>> = params
-            .iter()
-            .map(|p| Player::weights(G::weights(p), budget))
-            .collect();
-        let schedule = Schedule::<G> {
-            players: &players,
-            params: Some(&params),
-            positions: &self.positions[env_index],
-            fixtures: &fixtures,
-            conditions: Conditions {
-                max_plies: self.config.max_plies,
-                ..Conditions::for_budget(budget)
-            },
-        };
+        let players = players::<G>(&params, budget);
         let runner = self.runner(threads)?;
-        let records = schedule.run(&runner, |_| done())?;
+        let positions = &self.positions[env_index];
+        let records = self.play(&runner, &players, &params, positions, &fixtures, budget, done)?;
 
         // Fitness: +1 a win, -1 a loss, 0 a draw.
         let results = tally_players(&fixtures, &records, population.len());
@@ -831,22 +855,10 @@ impl<G: Game> Run<G> {
             }
             directions.push(direction);
         }
-        let players: Vec<Player<G::Weights>> = params
-            .iter()
-            .map(|p| Player::weights(G::weights(p), budget))
-            .collect();
-        let schedule_games = Schedule::<G> {
-            players: &players,
-            params: Some(&params),
-            positions: &self.positions[env_index],
-            fixtures: &fixtures,
-            conditions: Conditions {
-                max_plies: self.config.max_plies,
-                ..Conditions::for_budget(budget)
-            },
-        };
+        let players = players::<G>(&params, budget);
         let runner = self.runner(threads)?;
-        let records = schedule_games.run(&runner, |_| done())?;
+        let positions = &self.positions[env_index];
+        let records = self.play(&runner, &players, &params, positions, &fixtures, budget, done)?;
         let results = tally_players(&fixtures, &records, params.len());
         let mut theta = self.state.theta.clone();
         let mut last_c = Vec::new();
@@ -861,12 +873,8 @@ impl<G: Game> Run<G> {
             }
             last_c = gains.c;
         }
-        let plus = (0..config.iterations).fold(crate::arena::stats::Wdl::default(), |mut w, j| {
-            w.wins += results[2 * j].wins;
-            w.draws += results[2 * j].draws;
-            w.losses += results[2 * j].losses;
-            w
-        });
+        let mut plus = crate::arena::stats::Wdl::default();
+        results.iter().step_by(2).for_each(|&w| plus.add(w));
         let seconds = started.elapsed().as_secs_f64();
         let c_share = tuned
             .iter()
@@ -935,18 +943,9 @@ impl<G: Game> Run<G> {
                 Fixture::pair(a, b, rng.gen_range(0..openings))
             })
             .collect();
-        let schedule = Schedule::<G> {
-            players: &players,
-            params: Some(&current),
-            positions: &self.positions[env_index],
-            fixtures: &fixtures,
-            conditions: Conditions {
-                max_plies: self.config.max_plies,
-                ..Conditions::for_budget(budget)
-            },
-        };
         let runner = self.runner(threads)?;
-        let records = schedule.run(&runner, |_| done())?;
+        let positions = &self.positions[env_index];
+        let records = self.play(&runner, &players, &current, positions, &fixtures, budget, done)?;
         let data = self.data_path(generation);
         crate::fsutil::write_atomic(&data, crate::texel::data_text::<G>(&records).as_bytes())
             .map_err(io(&data))?;
@@ -1051,25 +1050,21 @@ impl<G: Game> Run<G> {
         // The champion (player 0) and the anchor, each position twice with colours swapped,
         // the champion first in the first game of each pair (a match's order).
         let params = [champion.clone(), validator.anchor.clone()];
-        let players: Vec<Player<G::Weights>> = params
-            .iter()
-            .map(|p| Player::weights(G::weights(p), budget))
-            .collect();
         let fixtures: Vec<Fixture> = (0..v.games.div_ceil(2))
             .flat_map(|pair| Fixture::pair(0, 1, pair % validator.positions.len()))
             .take(v.games)
             .collect();
-        let schedule = Schedule::<G> {
-            players: &players,
-            params: Some(&params),
-            positions: &validator.positions,
-            fixtures: &fixtures,
-            conditions: Conditions {
-                max_plies: self.config.max_plies,
-                ..Conditions::for_budget(budget)
-            },
-        };
-        let wdl = tally_players(&fixtures, &schedule.run(runner, |_| {})?, 2)[0];
+        let players = players::<G>(&params, budget);
+        let records = self.play(
+            runner,
+            &players,
+            &params,
+            &validator.positions,
+            &fixtures,
+            budget,
+            || {},
+        )?;
+        let wdl = tally_players(&fixtures, &records, 2)[0];
         let elo = wdl.elo();
         let error = wdl.elo_error();
         Ok(Some(ValidationRow {
@@ -1239,6 +1234,14 @@ impl<G: Game> Run<G> {
         let bytes = writer.into_inner().map_err(|e| io(&path)(e.into_error()))?;
         crate::fsutil::write_atomic(&path, &bytes).map_err(io(&path))
     }
+}
+
+/// The game's own engine with each parameter set, on one budget.
+fn players<G: Game>(params: &[Params], budget: Budget) -> Vec<Player<G::Weights>> {
+    params
+        .iter()
+        .map(|p| Player::weights(G::weights(p), budget))
+        .collect()
 }
 
 /// Each group's champion: the best fitness; ties go to the earlier in the group.
