@@ -36,9 +36,11 @@ pub struct TexelConfig {
     #[serde(default = "default_learning_rate")]
     pub learning_rate: f64,
     /// The prior's spread, as a share of each parameter's range: the fit minimises the loss
-    /// plus (θ − θ₀)² / (2σ² × positions) for each parameter, θ₀ its value before the fit.
-    /// It holds still what the positions cannot tell apart (a piece's value and the same
-    /// amount on every square of its table) and what they rarely show.
+    /// plus (θ − θ₀)² / (2σ² × positions) for each parameter, θ₀ its value at the run's
+    /// start. It holds still what the positions cannot tell apart (a piece's value and the
+    /// same amount on every square of its table) and what they rarely show. Centred on the
+    /// start, not on each step's weights, it is one prior over all the data so far, and the
+    /// weights cannot walk a little further at every step.
     #[serde(default = "default_prior")]
     pub prior: f64,
     /// Share of the games whose positions are held out of the fit to measure it.
@@ -410,10 +412,17 @@ pub fn fit_k(samples: &Samples, theta: &[f64]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// Fits the tuned parameters from `theta` by Adam on the logistic loss and the prior, K
-/// fitted first and held; keeps the epoch with the lowest held-out loss. `specs` of the
-/// tuned parameters bound them.
-pub fn fit(fit_on: &Samples, held_out: &Samples, theta: &[f64], specs: &[Spec], config: &TexelConfig) -> Fit {
+/// Fits the tuned parameters from `theta` by Adam on the logistic loss and the prior
+/// centred on `anchor`, K fitted first and held; keeps the epoch with the lowest held-out
+/// loss. `specs` of the tuned parameters bound them.
+pub fn fit(
+    fit_on: &Samples,
+    held_out: &Samples,
+    theta: &[f64],
+    anchor: &[f64],
+    specs: &[Spec],
+    config: &TexelConfig,
+) -> Fit {
     let k = fit_k(fit_on, theta);
     let loss_start = loss(fit_on, theta, k, None);
     let held_out_start = loss(held_out, theta, k, None);
@@ -434,7 +443,7 @@ pub fn fit(fit_on: &Samples, held_out: &Samples, theta: &[f64], specs: &[Spec], 
         grad.iter_mut().for_each(|g| *g = 0.0);
         loss(fit_on, &x, k, Some(&mut grad));
         for j in 0..x.len() {
-            grad[j] += pull[j] * (x[j] - theta[j]);
+            grad[j] += pull[j] * (x[j] - anchor[j]);
         }
         let (c1, c2) = (1.0 - beta1.powi(epoch as i32), 1.0 - beta2.powi(epoch as i32));
         for (j, s) in specs.iter().enumerate() {
@@ -535,7 +544,7 @@ mod tests {
             window: None,
         };
         let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i]).collect();
-        let f = fit(&on, &held, &start, &bounds, &config);
+        let f = fit(&on, &held, &start, &start, &bounds, &config);
         assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
         for (j, &i) in tuned.iter().enumerate() {
             let want = truth[i] as f64;
@@ -545,6 +554,27 @@ mod tests {
                 "{}: fitted {:.1}, truth {want}",
                 specs[i].name,
                 f.theta[j]
+            );
+        }
+        // A tight prior holds the weights at its centre, the anchor, wherever the fit starts.
+        let tight = TexelConfig {
+            prior: 0.0005,
+            ..config
+        };
+        let truth_tuned: Vec<f64> = tuned.iter().map(|&i| truth[i] as f64).collect();
+        let held_at_start = fit(&on, &held, &start, &start, &bounds, &tight);
+        let pulled_to_truth = fit(&on, &held, &start, &truth_tuned, &bounds, &tight);
+        for j in 0..tuned.len() {
+            let near = |x: f64, want: f64| (x - want).abs() <= (0.05 * want.abs()).max(2.0);
+            assert!(
+                near(held_at_start.theta[j], start[j]),
+                "{j}: {}",
+                held_at_start.theta[j]
+            );
+            assert!(
+                near(pulled_to_truth.theta[j], truth_tuned[j]),
+                "{j}: {}",
+                pulled_to_truth.theta[j]
             );
         }
     }

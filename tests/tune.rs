@@ -448,7 +448,7 @@ fn run_files(run: &Path) -> Vec<(String, String)> {
         names.sort();
         for name in names {
             let text = std::fs::read_to_string(run.join(folder).join(&name)).unwrap();
-            let text = if name == "steps.csv" {
+            let text = if name == "steps.csv" || name == "generations.csv" {
                 // The last two columns are seconds and games/s.
                 text.lines()
                     .map(|l| {
@@ -542,5 +542,110 @@ fn spsa_and_fitting_runs_resume_to_the_same_files_on_any_thread_count() {
         .assert()
         .failure()
         .stderr(predicates::str::contains("amazons"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run in stages: a GA stage, then SPSA from the GA's best validated champion, each in its
+/// own folder; a run stopped between the stages resumes to the same files.
+#[test]
+fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
+    let dir = scratch("stages");
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let write = |name: &str, stages: &str| {
+        let text = format!(
+            r#"{{"name":"g","seed":4,"evolve":["advisor","horse","rook","cannon","pawn"],
+               "init":"weights","base_weights":"{w}",
+               "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}}],
+               "validation":{{"every":2,"games":4,"positions":"{h}","anchor":"{w}"}},
+               "stages":{stages}}}"#,
+            w = path_of("examples/xiangqi-hand-set.json"),
+            a = path_of("positions/xiangqi-train-a.epd"),
+            h = path_of("positions/xiangqi-holdout.epd"),
+        );
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let config = write(
+        "stages.json",
+        r#"[{"method":"ga","population":6,"groups":2,"generations":3},
+            {"method":"spsa","generations":2,"evolve":["all"],"spsa":{"iterations":4}}]"#,
+    );
+    let (whole, parts) = (dir.join("whole"), dir.join("parts"));
+    tune_cmd(&config, &whole)
+        .args(["--threads", "2"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "stage 2 of 2: spsa, from stage 1's generation",
+        ));
+    // Stopped after the first stage: the second is begun by the resume.
+    tune(&config, &parts, &["--threads", "1"]);
+    std::fs::remove_dir_all(parts.join("g/stage-2")).unwrap();
+    tune(&config, &parts, &["--threads", "1", "--resume"]);
+    for stage in ["stage-1", "stage-2"] {
+        let files = |root: &Path| {
+            let prefix = root.display().to_string();
+            run_files(&root.join("g").join(stage))
+                .into_iter()
+                .filter(|(name, _)| name != "/config.json")
+                .map(|(name, text)| (name, text.replace(&prefix, "")))
+                .collect::<Vec<_>>()
+        };
+        assert!(files(&whole) == files(&parts), "{stage} differs after a resume");
+    }
+    // Stage 2 starts from stage 1's best validated champion and tunes every weight.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("g/stage-2/config.json")).unwrap()).unwrap();
+    let base = saved["base_weights"].as_str().unwrap();
+    assert!(base.contains("stage-1/champions/gen-000"), "{base}");
+    assert_eq!(saved["method"], "spsa");
+    // `export` given the run's folder takes its latest stage.
+    let out = dir.join("best.json");
+    qitune()
+        .args([
+            "export",
+            "--run",
+            whole.join("g").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let exported: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(exported["provenance"]["run"], "stage-2");
+    // A run in stages exists once, sets generations per stage, and keeps its keys in place.
+    tune_cmd(&config, &whole)
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("exists"));
+    tune_cmd(&config, &dir.join("other"))
+        .args(["--generations", "5"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("each stage sets its own generations"));
+    for (stages, needle) in [
+        (
+            r#"[{"method":"ga","seed":3,"generations":1}]"#,
+            "stage 1: 'seed' belongs to the whole run",
+        ),
+        (
+            r#"[{"method":"ga","population":6,"groups":2,"generations":1},
+                {"method":"spsa","generations":1,"init":"random","spsa":{"iterations":2}}]"#,
+            "stage 2: 'init'",
+        ),
+        (
+            r#"[{"method":"ga","population":6,"groups":2,"generations":1},{"method":"spsa","generations":1}]"#,
+            "stage 2: method = \"spsa\" needs an \"spsa\" section",
+        ),
+        ("[]", "stages must be a list of at least one stage"),
+    ] {
+        let bad = write("bad.json", stages);
+        tune_cmd(&bad, &dir.join("bad"))
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(needle));
+        assert!(!dir.join("bad").exists(), "{needle}: nothing is written");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

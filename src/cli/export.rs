@@ -9,7 +9,8 @@ use std::path::PathBuf;
 /// `qitune engine --weights` and `qitune match` load.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The run folder (runs/<name>).
+    /// The run folder (runs/<name>; for a run in stages, its latest stage, or name one:
+    /// runs/<name>/stage-N).
     #[arg(long)]
     run: PathBuf,
     /// The generation (default: the last completed).
@@ -26,7 +27,8 @@ pub struct Args {
     force: bool,
 }
 
-pub fn run(args: Args) -> Result<()> {
+pub fn run(mut args: Args) -> Result<()> {
+    args.run = qitune::ga::stages::run_folder(&args.run);
     if !args.run.join("config.json").exists() {
         anyhow::bail!(
             "{} is not a run folder (it has no config.json)",

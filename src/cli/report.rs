@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// against the base, the round robin). `tune` writes it at the end of every session.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The run folder (runs/<name>).
+    /// The run folder (runs/<name>; for a run in stages, its latest stage, or name one:
+    /// runs/<name>/stage-N).
     #[arg(long)]
     run: PathBuf,
     /// Where to write the page (default: <run>/report.html, replaced).
@@ -23,7 +24,8 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(out) = &args.out {
         super::check_new_file(out, args.force)?;
     }
-    let path = qitune::report::write(&args.run, args.out.as_deref())?;
+    let run = qitune::ga::stages::run_folder(&args.run);
+    let path = qitune::report::write(&run, args.out.as_deref())?;
     println!("report: {}", path.display());
     Ok(())
 }

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 /// paper's +1/-1 scores and maximum-likelihood ratings with 95% error bars.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The run folder (runs/<name>).
+    /// The run folder (runs/<name>; for a run in stages, its latest stage, or name one:
+    /// runs/<name>/stage-N).
     #[arg(long)]
     run: PathBuf,
     /// Generations whose champions play: a list of numbers and ranges FIRST-LAST[:STEP],
@@ -89,7 +90,8 @@ fn parse_gens(text: &str) -> Result<Gens, String> {
     Ok(Gens(gens))
 }
 
-pub fn run(args: Args) -> Result<()> {
+pub fn run(mut args: Args) -> Result<()> {
+    args.run = qitune::ga::stages::run_folder(&args.run);
     let text = qitune::fsutil::read_text(&args.run.join("config.json"), qitune::fsutil::MAX_JSON_BYTES)
         .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
     let config: Config =

@@ -4,9 +4,9 @@
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
-use qitune::ga::config::Config;
 use qitune::ga::config::Method;
 use qitune::ga::run::{best_validation, validations, Run, StepRow, ValidationRow};
+use qitune::ga::stages::{stage_start, Plan};
 use qitune::game::Game;
 use qitune::xiangqi::game::XiangqiGame;
 use std::io::Write as _;
@@ -51,7 +51,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let config = Config::read(&args.config)?;
+    let plan = Plan::read(&args.config)?;
     let cluster = if args.mpi {
         Some(join_cluster(&args)?)
     } else {
@@ -67,9 +67,9 @@ pub fn run(args: Args) -> Result<()> {
             .serve(threads, qitune::games::play_sent)
             .with_context(|| format!("MPI rank {}", c.rank()));
     }
-    match super::GameKind::named(&config.game)? {
-        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, config, cluster),
-        super::GameKind::Amazons => tune::<AmazonsGame>(args, config, cluster),
+    match super::GameKind::named(&plan.game)? {
+        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, plan, cluster),
+        super::GameKind::Amazons => tune::<AmazonsGame>(args, plan, cluster),
     }
 }
 
@@ -92,12 +92,12 @@ fn join_cluster(_: &Args) -> Result<Cluster> {
     anyhow::bail!("--mpi: this qitune was built without MPI; build it with `cargo build --release --features mpi` (an MPI library such as Open MPI must be installed)")
 }
 
-fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Result<()> {
+fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result<()> {
     if let Some(name) = &args.name {
-        config.name = name.clone();
+        plan.rename(name)?;
     }
     if let Some(seed) = args.seed {
-        config.seed = seed;
+        plan.stages.iter_mut().for_each(|c| c.seed = seed);
     }
     // Every check before the run folder is made.
     if args.threads == Some(0) {
@@ -106,30 +106,68 @@ fn tune<G: Game>(args: Args, mut config: Config, cluster: Option<Cluster>) -> Re
     if args.generations == Some(0) {
         anyhow::bail!("--generations must be at least 1");
     }
-    let config_generations = config.generations;
-    let dir = args.runs.join(&config.name);
+    if plan.staged && args.generations.is_some() {
+        anyhow::bail!(
+            "--generations: {} is a run in stages; each stage sets its own generations",
+            args.config.display()
+        );
+    }
     #[cfg(not(feature = "mpi"))]
     let _ = cluster;
-    let mut run = if args.resume {
-        let run = Run::<G>::resume(&dir)?;
-        config.check_same_run(&run.config).map_err(|e| {
-            anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
-        })?;
-        run
-    } else {
-        let config_dir = args.config.parent().unwrap_or(Path::new("."));
-        Run::<G>::create(config, config_dir, &args.runs)?
-    };
-    #[cfg(feature = "mpi")]
-    if let Some(c) = cluster {
-        run.distribute(c);
+    let parent = plan.parent_dir(&args.runs);
+    if plan.staged && !args.resume && parent.exists() {
+        return Err(qitune::ga::run::RunError::Exists(parent).into());
     }
-    // The target: --generations, else what the configuration asks for (also on a resume,
-    // so that a run stopped early with --generations goes on to the configured end).
-    let target = args.generations.unwrap_or(config_generations);
-    if target != run.config.generations {
-        run.set_generations(target)?;
+    if plan.staged && args.resume && !parent.is_dir() {
+        anyhow::bail!("{} holds no run to resume", parent.display());
     }
+    let stages = plan.stages.len();
+    let mut previous: Option<PathBuf> = None;
+    for (i, mut config) in plan.stages.into_iter().enumerate() {
+        let dir = parent.join(&config.name);
+        let config_generations = config.generations;
+        // A run in stages resumes the stages it has begun and begins the others.
+        let mut start = String::new();
+        let mut run = if args.resume && (!plan.staged || dir.exists()) {
+            let run = Run::<G>::resume(&dir)?;
+            config.check_same_run(&run.config).map_err(|e| {
+                anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
+            })?;
+            run
+        } else {
+            if let Some(before) = &previous {
+                let (generation, champion) = stage_start(before)?;
+                start = format!(
+                    ", from stage {i}'s generation {generation} ({})",
+                    champion.display()
+                );
+                config.base_weights = Some(champion.to_string_lossy().into_owned());
+            }
+            let config_dir = args.config.parent().unwrap_or(Path::new("."));
+            Run::<G>::create(config, config_dir, &parent)?
+        };
+        previous = Some(dir);
+        if plan.staged && !args.quiet && !args.jsonl {
+            let method = format!("{:?}", run.config.method).to_lowercase();
+            println!("stage {} of {stages}: {method}{start}", i + 1);
+        }
+        #[cfg(feature = "mpi")]
+        if let Some(c) = &cluster {
+            run.distribute(c.clone());
+        }
+        // The target: --generations, else what the configuration asks for (also on a resume,
+        // so that a run stopped early with --generations goes on to the configured end).
+        let target = args.generations.unwrap_or(config_generations);
+        if target != run.config.generations {
+            run.set_generations(target)?;
+        }
+        drive(&args, run)?;
+    }
+    Ok(())
+}
+
+/// Plays `run` to its last generation with progress bars and lines, then sums it up.
+fn drive<G: Game>(args: &Args, mut run: Run<G>) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -171,38 +171,9 @@ fn default_max_plies() -> usize {
 }
 
 impl Config {
-    /// Reads and validates a configuration file.
-    pub fn read(path: &Path) -> Result<Config, ConfigError> {
-        let located = |source| ConfigError::In {
-            path: path.to_path_buf(),
-            source: Box::new(source),
-        };
-        let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(|source| {
-            ConfigError::Read {
-                path: path.to_path_buf(),
-                source,
-            }
-        })?;
-        let config: Config = serde_json::from_str(&text).map_err(|source| ConfigError::Parse {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let specs = crate::games::specs_for(&config.game)
-            .ok_or_else(|| located(ConfigError::UnknownGame(config.game.clone())))?;
-        config
-            .validate(path.parent().unwrap_or(Path::new(".")), specs)
-            .map_err(located)?;
-        Ok(config)
-    }
-
     /// Checks everything that can be checked before the run starts.
     pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), ConfigError> {
-        if self.name.is_empty() || self.name.contains(['/', '\\']) || self.name.starts_with('.') {
-            return Err(ConfigError::Invalid(format!(
-                "name '{}' must be a plain folder name",
-                self.name
-            )));
-        }
+        check_name(&self.name)?;
         if crate::games::specs_for(&self.game).is_none() {
             return Err(ConfigError::UnknownGame(self.game.clone()));
         }
@@ -533,6 +504,9 @@ pub enum ConfigError {
     /// An error in the configuration file at `path`.
     #[error("{}: {source}", path.display())]
     In { path: PathBuf, source: Box<ConfigError> },
+    /// An error in one stage of a run in stages (1-based).
+    #[error("stage {stage}: {source}")]
+    Stage { stage: usize, source: Box<ConfigError> },
     #[error("game '{0}' is unknown (xiangqi or amazons)")]
     UnknownGame(String),
     #[error("evolve: unknown parameter '{0}'")]
@@ -542,6 +516,16 @@ pub enum ConfigError {
     /// A value out of its range or inconsistent with another, in words that name the key.
     #[error("{0}")]
     Invalid(String),
+}
+
+/// Checks that a run's name can be its folder's name.
+pub(crate) fn check_name(name: &str) -> Result<(), ConfigError> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(ConfigError::Invalid(format!(
+            "name '{name}' must be a plain folder name"
+        )));
+    }
+    Ok(())
 }
 
 /// Whether `name` matches `pattern`, in which `*` stands for any run of characters

@@ -4,3 +4,4 @@
 pub mod config;
 pub mod genome;
 pub mod run;
+pub mod stages;

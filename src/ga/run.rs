@@ -974,8 +974,9 @@ impl<G: Game> Run<G> {
             )
         })?;
         drop(games);
-        let fit =
-            runner.install(|| crate::texel::fit(&fit_on, &held_out, &self.state.theta, &specs, &config));
+        let anchor = initial_theta::<G>(&self.config, &self.layout, &self.base);
+        let fit = runner
+            .install(|| crate::texel::fit(&fit_on, &held_out, &self.state.theta, &anchor, &specs, &config));
         let seconds = started.elapsed().as_secs_f64();
         let row = StepRow::Texel(TexelRow {
             generation,

@@ -1,0 +1,166 @@
+//! Runs in stages: a configuration with `stages` is several runs in one folder
+//! (`runs/<name>/stage-N`), each stage a run of its own method that starts from the
+//! previous stage's best (for example the GA from the hand-set weights, then SPSA).
+
+use super::config::{check_name, Config, ConfigError};
+use super::run::{best_validation, last_champion, validations, RunError};
+use std::path::{Path, PathBuf};
+
+/// Keys a stage may not set: they belong to the whole run, or (after the first stage) the
+/// previous stage's best decides them.
+const TOP_ONLY: [&str; 4] = ["name", "game", "seed", "stages"];
+const FIRST_STAGE_ONLY: [&str; 2] = ["base_weights", "init"];
+
+/// What a configuration file asks for: one run, or a run in stages.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The run's folder name under the runs folder.
+    pub name: String,
+    pub game: String,
+    /// Each stage's configuration, in order; one for a run without stages. A stage after the
+    /// first names the first stage's base weights until the previous stage has its best.
+    pub stages: Vec<Config>,
+    /// Whether the file has `stages` (each in its own subfolder) or is a plain run.
+    pub staged: bool,
+}
+
+impl Plan {
+    /// Reads and validates a configuration file, each stage as a whole configuration: the
+    /// file's keys with the stage's keys over them.
+    pub fn read(path: &Path) -> Result<Plan, ConfigError> {
+        let located = |source| ConfigError::In {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        };
+        let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        let parse_error = |source| ConfigError::Parse {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut top: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).map_err(parse_error)?;
+        let base_dir = path.parent().unwrap_or(Path::new("."));
+        let Some(stages) = top.remove("stages") else {
+            let config: Config = serde_json::from_value(top.into()).map_err(parse_error)?;
+            return Plan::single(config, base_dir).map_err(located);
+        };
+        let invalid = |reason: String| located(ConfigError::Invalid(reason));
+        let stages = match stages {
+            serde_json::Value::Array(list) if !list.is_empty() => list,
+            _ => return Err(invalid("stages must be a list of at least one stage".to_string())),
+        };
+        let name = match top.get("name") {
+            Some(serde_json::Value::String(name)) => name.clone(),
+            _ => return Err(invalid("name must be given, as a string".to_string())),
+        };
+        check_name(&name).map_err(located)?;
+        let mut configs = Vec::with_capacity(stages.len());
+        for (i, stage) in stages.into_iter().enumerate() {
+            let in_stage = |source| {
+                located(ConfigError::Stage {
+                    stage: i + 1,
+                    source: Box::new(source),
+                })
+            };
+            let serde_json::Value::Object(keys) = stage else {
+                return Err(in_stage(ConfigError::Invalid(
+                    "a stage must be an object of configuration keys".to_string(),
+                )));
+            };
+            let mut merged = top.clone();
+            for (key, value) in keys {
+                if TOP_ONLY.contains(&key.as_str()) {
+                    return Err(in_stage(ConfigError::Invalid(format!(
+                        "'{key}' belongs to the whole run, not to a stage"
+                    ))));
+                }
+                if i > 0 && FIRST_STAGE_ONLY.contains(&key.as_str()) {
+                    return Err(in_stage(ConfigError::Invalid(format!(
+                        "'{key}': a stage after the first starts from the previous stage's best"
+                    ))));
+                }
+                merged.insert(key, value);
+            }
+            merged.insert("name".to_string(), format!("stage-{}", i + 1).into());
+            if i > 0 {
+                merged.insert("init".to_string(), "weights".into());
+            }
+            let config: Config = serde_json::from_value(merged.into())
+                .map_err(|e| in_stage(ConfigError::Invalid(e.to_string())))?;
+            let specs = crate::games::specs_for(&config.game)
+                .ok_or_else(|| located(ConfigError::UnknownGame(config.game.clone())))?;
+            config.validate(base_dir, specs).map_err(in_stage)?;
+            configs.push(config);
+        }
+        Ok(Plan {
+            name,
+            game: configs[0].game.clone(),
+            stages: configs,
+            staged: true,
+        })
+    }
+
+    fn single(config: Config, base_dir: &Path) -> Result<Plan, ConfigError> {
+        let specs = crate::games::specs_for(&config.game)
+            .ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))?;
+        config.validate(base_dir, specs)?;
+        Ok(Plan {
+            name: config.name.clone(),
+            game: config.game.clone(),
+            stages: vec![config],
+            staged: false,
+        })
+    }
+
+    /// Renames the run (its folder), keeping the stages' own names.
+    pub fn rename(&mut self, name: &str) -> Result<(), ConfigError> {
+        check_name(name)?;
+        self.name = name.to_string();
+        if !self.staged {
+            self.stages[0].name = name.to_string();
+        }
+        Ok(())
+    }
+
+    /// The folder holding stage `i`'s run folder (0-based): the runs folder for a plain run,
+    /// the run's own folder for a run in stages.
+    pub fn parent_dir(&self, runs_dir: &Path) -> PathBuf {
+        if self.staged {
+            runs_dir.join(&self.name)
+        } else {
+            runs_dir.to_path_buf()
+        }
+    }
+}
+
+/// Where the stage after the run in `dir` starts: its best validated champion, else its
+/// last; the generation and the champion file.
+pub fn stage_start(dir: &Path) -> Result<(usize, PathBuf), RunError> {
+    let rows = validations(dir)?;
+    let generation = match best_validation(&rows) {
+        Some(best) => best.generation,
+        None => last_champion(dir).ok_or_else(|| RunError::State {
+            path: dir.join("state.json"),
+            reason: "the stage has no champion to start the next one from".to_string(),
+        })?,
+    };
+    Ok((generation, super::run::existing_champion(dir, generation)?))
+}
+
+/// The run folder that `dir` names: `dir` itself, or for a run in stages its latest stage
+/// (so that `export`, `report` and `roundrobin` take the run's folder as given by `tune`).
+pub fn run_folder(dir: &Path) -> PathBuf {
+    if dir.join("config.json").exists() {
+        return dir.to_path_buf();
+    }
+    (1..)
+        .map(|i| dir.join(format!("stage-{i}")))
+        .take_while(|d| d.join("config.json").exists())
+        .last()
+        .unwrap_or_else(|| dir.to_path_buf())
+}
