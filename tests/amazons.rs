@@ -149,69 +149,6 @@ fn uct_vs_random_200() {
 }
 
 #[test]
-#[ignore = "100 games, a few minutes: cargo test --release --test amazons -- --ignored uct_vs_alphabeta --nocapture"]
-fn uct_vs_alphabeta() {
-    use qitune::amazons::eval::Weights;
-    use qitune::amazons::search::{alphabeta, uct, UctConfig};
-    use qitune::amazons::Side;
-    use std::time::Instant;
-    let w = Weights::default();
-    // Calibrate: alpha-beta's time per move from the start, and UCT's playouts per second.
-    let mut b = Board::startpos();
-    let t = Instant::now();
-    alphabeta(&mut b, 0, &w, 2, 24);
-    let ab_secs = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    uct(
-        &b,
-        0,
-        &w,
-        &UctConfig {
-            playouts: 2000,
-            ..UctConfig::default()
-        },
-        1,
-    );
-    let rate = 2000.0 / t.elapsed().as_secs_f64();
-    let playouts = ((ab_secs * rate) as u32).max(50);
-    println!(
-        "alpha-beta depth 2 width 24: {:.1} ms a move; UCT gets {playouts} playouts",
-        ab_secs * 1000.0
-    );
-    let config = UctConfig {
-        playouts,
-        ..UctConfig::default()
-    };
-    let (mut wins, mut games) = (0u32, 0u32);
-    for g in 0..100u64 {
-        let uct_side = if g % 2 == 0 { Side::White } else { Side::Black };
-        let mut board = Board::startpos();
-        let mut ply = 0;
-        let winner = loop {
-            let mv = if board.turn() == uct_side {
-                uct(&board, ply, &w, &config, g * 977 + ply as u64).best
-            } else {
-                alphabeta(&mut board, ply, &w, 2, 24).0
-            };
-            match mv {
-                Some(m) => board.play(m),
-                None => break board.turn().flip(),
-            }
-            ply += 1;
-        };
-        games += 1;
-        wins += (winner == uct_side) as u32;
-    }
-    let p = wins as f64 / games as f64;
-    let err = 1.96 * (p * (1.0 - p) / games as f64).sqrt();
-    println!(
-        "UCT vs alpha-beta at equal time: {wins}/{games} = {:.1}% +- {:.1}%",
-        100.0 * p,
-        100.0 * err
-    );
-}
-
-#[test]
 fn balanced_openings_are_reproducible() {
     let dir = std::env::temp_dir().join(format!("qitune-amazons-openings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

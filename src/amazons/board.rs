@@ -330,6 +330,20 @@ impl Board {
         self.arrows
     }
 
+    /// A 64-bit key of the position (amazons, arrows, side to move) for a hash table.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        fn mix(x: u128, k: u64) -> u64 {
+            let v = (x as u64 ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ ((x >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+            v ^ (v >> 29)
+        }
+        let k = mix(self.amazons[0], 0x243F_6A88_85A3_08D3)
+            ^ mix(self.amazons[1], 0x1319_8A2E_0370_7344).rotate_left(21)
+            ^ mix(self.arrows, 0xA409_3822_299F_31D0).rotate_left(42);
+        (k ^ self.turn.index() as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+    }
+
     /// Plays a legal move.
     #[inline]
     pub fn play(&mut self, mv: Move) {

@@ -18,28 +18,35 @@ use crate::params::{Params, Spec};
 /// The game name in weight files.
 pub const GAME: &str = "amazons";
 
-/// Every tunable Amazons parameter. Weights are in hundredths; the tie value k in hundredths
-/// of a point; the UCT constant in hundredths.
-static SPECS: [Spec; 19] = [
-    Spec::weight("opening_t1", 14, 0, 100, 7),
-    Spec::weight("opening_t2", 37, 0, 100, 7),
-    Spec::weight("opening_c1", 13, 0, 100, 7),
-    Spec::weight("opening_c2", 13, 0, 100, 7),
-    Spec::weight("opening_m", 20, 0, 100, 7),
-    Spec::weight("middle_t1", 30, 0, 100, 7),
-    Spec::weight("middle_t2", 25, 0, 100, 7),
-    Spec::weight("middle_c1", 20, 0, 100, 7),
-    Spec::weight("middle_c2", 20, 0, 100, 7),
-    Spec::weight("middle_m", 5, 0, 100, 7),
-    Spec::weight("end_t1", 80, 0, 100, 7),
-    Spec::weight("end_t2", 10, 0, 100, 7),
-    Spec::weight("end_c1", 5, 0, 100, 7),
-    Spec::weight("end_c2", 5, 0, 100, 7),
-    Spec::weight("end_m", 0, 0, 100, 7),
+/// Every tunable Amazons parameter. Weights are in hundredths and may be negative (a random
+/// weight set is then a random direction, not a reshuffle of good ones); the tie value k in
+/// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
+/// defaults unless a configuration names them.
+static SPECS: [Spec; 24] = [
+    Spec::weight("opening_t1", 14, -100, 100, 8),
+    Spec::weight("opening_t2", 37, -100, 100, 8),
+    Spec::weight("opening_c1", 13, -100, 100, 8),
+    Spec::weight("opening_c2", 13, -100, 100, 8),
+    Spec::weight("opening_m", 20, -100, 100, 8),
+    Spec::weight("middle_t1", 30, -100, 100, 8),
+    Spec::weight("middle_t2", 25, -100, 100, 8),
+    Spec::weight("middle_c1", 20, -100, 100, 8),
+    Spec::weight("middle_c2", 20, -100, 100, 8),
+    Spec::weight("middle_m", 5, -100, 100, 8),
+    Spec::weight("end_t1", 80, -100, 100, 8),
+    Spec::weight("end_t2", 10, -100, 100, 8),
+    Spec::weight("end_c1", 5, -100, 100, 8),
+    Spec::weight("end_c2", 5, -100, 100, 8),
+    Spec::weight("end_m", 0, -100, 100, 8),
     Spec::weight("tie", 20, 0, 50, 6),
     Spec::weight("opening_until", 15, 5, 40, 6),
     Spec::weight("middle_until", 35, 10, 80, 7),
     Spec::weight("uct_c", 40, 5, 200, 8),
+    Spec::search_knob("search_alphabeta", 0, 0, 1, 1),
+    Spec::search_knob("search_playout_plies", 8, 0, 20, 5),
+    Spec::search_knob("search_playout_scale", 30, 0, 200, 8),
+    Spec::search_knob("search_expand_after", 40, 1, 200, 8),
+    Spec::search_knob("search_widen_every", 10, 1, 100, 7),
 ];
 
 /// Every tunable parameter of the Amazons evaluation and search.
@@ -66,6 +73,11 @@ pub fn describe(name: &str) -> String {
             "opening_until" => "moves played before the opening phase ends".into(),
             "middle_until" => "moves played before the middle phase ends".into(),
             "uct_c" => "UCB1 exploration constant (hundredths)".into(),
+            "search_alphabeta" => "search: 1 plays alpha-beta (iterative deepening over the ordered candidates) instead of UCT".into(),
+            "search_playout_plies" => "search: random plies of a UCT playout before the evaluation scores it".into(),
+            "search_playout_scale" => "search: a playout scores sigmoid(evaluation / this), in tenths of a point; 0 scores only its sign".into(),
+            "search_expand_after" => "search: visits before a UCT node (other than the root) grows children".into(),
+            "search_widen_every" => "search: a UCT node allows one more child every this many visits (progressive widening)".into(),
             other => other.to_string(),
         },
     }
@@ -86,6 +98,20 @@ pub struct Weights {
     middle_until: u32,
     /// UCB1's exploration constant.
     pub uct_c: f64,
+    /// The search's settings.
+    pub knobs: Knobs,
+}
+
+/// The search settings a weight set carries (the `search_*` parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Knobs {
+    /// Alpha-beta instead of UCT.
+    pub alphabeta: bool,
+    pub playout_plies: u32,
+    /// Points of evaluation per unit of the playout's sigmoid; 0: the sign alone.
+    pub playout_scale: f64,
+    pub expand_after: u32,
+    pub widen_every: u32,
 }
 
 impl Weights {
@@ -106,6 +132,13 @@ impl Weights {
             opening_until: ints[16] as u32,
             middle_until: (ints[17] as u32).max(ints[16] as u32),
             uct_c: v[18],
+            knobs: Knobs {
+                alphabeta: ints[19] != 0,
+                playout_plies: ints[20] as u32,
+                playout_scale: ints[21] as f64 / 10.0,
+                expand_after: ints[22] as u32,
+                widen_every: ints[23] as u32,
+            },
         }
     }
 

@@ -2,10 +2,11 @@
 //! board, UCT and alpha-beta.
 
 use super::eval::Weights;
-use super::search::{alphabeta, random_position, uct, UctConfig};
+use super::search::{alphabeta, random_position, uct, AbLimits, UctConfig};
 use super::{Board, Move, Side};
 use crate::game::{Engine, Game, Limit, Seat, Thought, Verdict};
 use crate::params::{Params, Spec};
+use std::time::{Duration, Instant};
 
 /// The Game of the Amazons. White has the first seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,11 +102,26 @@ pub fn seat(side: Side) -> Seat {
     }
 }
 
-/// Alpha-beta's width when a depth budget asks for it.
+/// Alpha-beta's moves a node (the best by the cheap ordering, after the table's move).
 const ALPHABETA_WIDTH: usize = 24;
 
-/// The Amazons player of the arena: a node limit gives UCT that many playouts a move, a depth
-/// limit gives alpha-beta that depth; a clock is not supported and plays as 1,000 playouts.
+/// Plies an Amazons game lasts at most: one arrow a ply on the 92 free points.
+const MAX_GAME_PLIES: u32 = 92;
+
+/// The time to spend on a move with `left` on the clock: an even share over the mover's
+/// moves still to come (a quarter of the free points, at least 5: games end when the
+/// territories are sealed, well before the board is full), plus most of the increment, never
+/// more than what is left less a reserve for the arena's own work.
+pub fn move_time(left: Duration, increment: Duration, plies_played: u32) -> Duration {
+    let reserve = Duration::from_millis(20) + left / 20;
+    let usable = left.saturating_sub(reserve);
+    let moves_left = (MAX_GAME_PLIES.saturating_sub(plies_played) / 4).max(5);
+    (usable / moves_left + increment * 4 / 5).min(usable + increment / 2)
+}
+
+/// The Amazons player of the arena: UCT, or alpha-beta when the weights' `search_alphabeta`
+/// knob says so. A node limit gives UCT that many playouts and alpha-beta that many nodes; a
+/// depth limit always gives alpha-beta; a clock gives either a deadline ([`move_time`]).
 #[derive(Clone, Debug)]
 pub struct AmazonsEngine {
     weights: Weights,
@@ -114,35 +130,57 @@ pub struct AmazonsEngine {
 
 impl Engine<AmazonsGame> for AmazonsEngine {
     fn think(&mut self, board: &Board, limit: Limit) -> Thought<Move> {
+        let started = Instant::now();
         // Moves played so far in the game, whatever the opening: one arrow each.
         let plies = board.arrows().count_ones();
-        let (best, score, nodes) = match limit {
-            Limit::Depth(d) => {
-                let (mv, v) = alphabeta(&mut board.clone(), plies, &self.weights, d, ALPHABETA_WIDTH);
-                (mv, (v * 100.0) as i32, 0)
+        let (budget, deadline, planned) = match limit {
+            Limit::Nodes(n) => (n, None, None),
+            Limit::Depth(_) => (u64::MAX, None, None),
+            Limit::Clock { left, increment } => {
+                let t = move_time(left, increment, plies);
+                (u64::MAX, Some(started + t), Some(t))
             }
-            Limit::Nodes(n) => self.uct(board, plies, n),
-            Limit::Clock { .. } => self.uct(board, plies, 1000),
+        };
+        let (best, score, nodes, depth) = match limit {
+            Limit::Depth(d) => self.alphabeta(board, plies, d, budget, deadline),
+            _ if self.weights.knobs.alphabeta => self.alphabeta(board, plies, 64, budget, deadline),
+            _ => {
+                let playouts = budget.clamp(1, u32::MAX as u64) as u32;
+                let config = UctConfig {
+                    deadline,
+                    ..UctConfig::of(&self.weights, playouts)
+                };
+                let r = uct(board, plies, &self.weights, &config, self.seed ^ plies as u64);
+                // The expected result as a score: 0.5 is level, +-1000 certain.
+                (r.best, ((r.value - 0.5) * 2000.0) as i32, r.playouts as u64, 0)
+            }
         };
         Thought {
             best,
             score,
             nodes,
-            depth: 0,
-            planned: None,
+            depth,
+            planned,
         }
     }
 }
 
 impl AmazonsEngine {
-    fn uct(&self, board: &Board, plies: u32, playouts: u64) -> (Option<Move>, i32, u64) {
-        let playouts = playouts.clamp(1, u32::MAX as u64) as u32;
-        let config = UctConfig {
-            playouts,
-            ..UctConfig::default()
+    fn alphabeta(
+        &self,
+        board: &Board,
+        plies: u32,
+        depth: u32,
+        nodes: u64,
+        deadline: Option<Instant>,
+    ) -> (Option<Move>, i32, u64, u32) {
+        let limits = AbLimits {
+            depth,
+            nodes,
+            deadline,
+            width: ALPHABETA_WIDTH,
         };
-        let r = uct(board, plies, &self.weights, &config, self.seed ^ plies as u64);
-        // The expected result as a score: 0.5 is level, +-1000 certain.
-        (r.best, ((r.value - 0.5) * 2000.0) as i32, playouts as u64)
+        let r = alphabeta(board, plies, &self.weights, limits);
+        (r.best, (r.value * 100.0) as i32, r.nodes, r.depth)
     }
 }

@@ -4,12 +4,15 @@ use super::board::{king_spread, queen_reach, Board, Move};
 use super::eval::Weights;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
 
-/// UCT settings beyond the tunable constant (which lives in the weights).
+/// UCT settings: the budget and the weights' search knobs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {
-    /// Playouts per search.
+    /// Playouts per search (at most).
     pub playouts: u32,
+    /// On a clock: the search stops here even with playouts left.
+    pub deadline: Option<Instant>,
     /// A node is expanded once it has been visited this often (seed: 40).
     pub expand_after: u32,
     /// Candidate moves kept after the cheap ordering (seed: about 400).
@@ -19,18 +22,31 @@ pub struct UctConfig {
     pub widen_every: u32,
     /// Plies of random play before a playout is scored by the evaluation (seed: 6-10).
     pub playout_plies: u32,
+    /// A playout scores sigmoid(evaluation / this); 0 scores the evaluation's sign.
+    pub playout_scale: f64,
+}
+
+impl UctConfig {
+    /// The settings of `weights`' knobs with a budget of `playouts`.
+    pub fn of(weights: &Weights, playouts: u32) -> UctConfig {
+        let k = weights.knobs;
+        UctConfig {
+            playouts,
+            deadline: None,
+            expand_after: k.expand_after,
+            candidates: 400,
+            initial_children: 8,
+            widen_every: k.widen_every,
+            playout_plies: k.playout_plies,
+            playout_scale: k.playout_scale,
+        }
+    }
 }
 
 impl Default for UctConfig {
+    /// The built-in knobs, 2,000 playouts.
     fn default() -> Self {
-        UctConfig {
-            playouts: 2000,
-            expand_after: 40,
-            candidates: 400,
-            initial_children: 8,
-            widen_every: 10,
-            playout_plies: 8,
-        }
+        UctConfig::of(&Weights::default(), 2000)
     }
 }
 
@@ -70,21 +86,38 @@ fn order_score(board: &Board, from: u8, to: u8, arrow: u8, occupied_after: u128)
 
 /// The best `n` moves by the cheap ordering, best first.
 pub fn candidate_moves(board: &Board, n: usize) -> Vec<Move> {
+    let mut out = Vec::new();
+    candidates_into(board, n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// [`candidate_moves`] into `out`, with `scored` as scratch: searches reuse both buffers.
+pub fn candidates_into(board: &Board, n: usize, scored: &mut Vec<(i32, u32, Move)>, out: &mut Vec<Move>) {
     let occupied = board.occupied();
-    let mut scored: Vec<(i32, Move)> = Vec::new();
+    scored.clear();
     board.for_each_step(|from, to, mut arrows| {
         let after = (occupied & !(1u128 << from)) | 1u128 << to;
         while arrows != 0 {
             let arrow = arrows.trailing_zeros() as u8;
             arrows &= arrows - 1;
             let mv = Move { from, to, arrow };
-            scored.push((order_score(board, from, to, arrow, after | 1u128 << arrow), mv));
+            let index = scored.len() as u32;
+            scored.push((
+                -order_score(board, from, to, arrow, after | 1u128 << arrow),
+                index,
+                mv,
+            ));
         }
     });
-    // Ties keep generation order, so the ordering is deterministic.
-    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+    // Best score first, ties in generation order: a total order, so the choice is
+    // deterministic; only the best n are sorted.
+    if scored.len() > n && n > 0 {
+        scored.select_nth_unstable_by_key(n - 1, |s| (s.0, s.1));
+    }
     scored.truncate(n);
-    scored.into_iter().map(|(_, m)| m).collect()
+    scored.sort_unstable_by_key(|s| (s.0, s.1));
+    out.clear();
+    out.extend(scored.iter().map(|s| s.2));
 }
 
 /// The `k`-th legal move in generation order (k below the move count).
@@ -180,7 +213,13 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut nodes = vec![Node::new(None)];
     let mut path: Vec<u32> = Vec::with_capacity(64);
-    for _ in 0..config.playouts.max(1) {
+    let mut done = 0u32;
+    while done < config.playouts.max(1) {
+        // The clock is read every 16 playouts (a few hundred microseconds).
+        if done % 16 == 0 && done > 0 && config.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        done += 1;
         let mut b = board.clone();
         let mut ply = plies_played;
         let mut node = 0usize;
@@ -233,7 +272,7 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             path.push(child);
         }
         // The result for the side to move at the leaf.
-        let mut result = simulate(&mut b, ply, weights, config.playout_plies, &mut rng);
+        let mut result = simulate(&mut b, ply, weights, config, &mut rng);
         for &id in path.iter().rev() {
             let n = &mut nodes[id as usize];
             n.visits += 1;
@@ -255,22 +294,29 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             UctResult {
                 best: n.mv,
                 value: n.wins / n.visits.max(1) as f64,
-                playouts: config.playouts,
+                playouts: done,
             }
         }
         None => UctResult {
             best: None,
             value: 0.0,
-            playouts: config.playouts,
+            playouts: done,
         },
     }
 }
 
-/// Random play for `plies`, then the evaluation's verdict: the result for the side to move
-/// at the start (1 a win, 0 a loss, 1/2 level).
-fn simulate(board: &mut Board, mut ply: u32, weights: &Weights, plies: u32, rng: &mut impl Rng) -> f64 {
+/// Random play for the configured plies, then the evaluation's verdict: the result for the
+/// side to move at the start (1 a win, 0 a loss, 1/2 level), a sigmoid of the evaluation's
+/// margin (the seed's second option) or its sign.
+fn simulate(
+    board: &mut Board,
+    mut ply: u32,
+    weights: &Weights,
+    config: &UctConfig,
+    rng: &mut impl Rng,
+) -> f64 {
     let start = board.turn();
-    for _ in 0..plies {
+    for _ in 0..config.playout_plies {
         match playout_move(board, rng) {
             Some(mv) => {
                 board.play(mv);
@@ -284,7 +330,9 @@ fn simulate(board: &mut Board, mut ply: u32, weights: &Weights, plies: u32, rng:
         return if board.turn() == start { 0.0 } else { 1.0 };
     }
     let v = weights.evaluate(board, ply);
-    let for_mover = if v > 0.0 {
+    let for_mover = if config.playout_scale > 0.0 {
+        1.0 / (1.0 + (-v / config.playout_scale).exp())
+    } else if v > 0.0 {
         1.0
     } else if v < 0.0 {
         0.0
@@ -298,63 +346,197 @@ fn simulate(board: &mut Board, mut ply: u32, weights: &Weights, plies: u32, rng:
     }
 }
 
-/// Alpha-beta over the evaluation, each node limited to its `width` best moves by the cheap
-/// ordering: the classical searcher UCT is compared with.
-pub fn alphabeta(
-    board: &mut Board,
-    plies_played: u32,
-    weights: &Weights,
-    depth: u32,
-    width: usize,
-) -> (Option<Move>, f64) {
+/// What alpha-beta may spend on a move: the first limit reached stops it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AbLimits {
+    pub depth: u32,
+    /// Nodes (positions visited); the search is deterministic when only this and `depth` bind.
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+    /// Moves searched at each node, the best by the cheap ordering (after the table's move).
+    pub width: usize,
+}
+
+/// The outcome of an alpha-beta search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AbResult {
+    pub best: Option<Move>,
+    /// The best move's score for the side to move, in points of the evaluation.
+    pub value: f64,
+    /// The last depth completed.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// A side with no move has lost: scored below any evaluation, sooner worse.
+const LOST: f64 = -10_000.0;
+const TABLE_BITS: u32 = 16;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    best: Option<Move>,
+    depth: u8,
+    /// 0 exact, 1 a lower bound (failed high), 2 an upper bound (failed low).
+    bound: u8,
+    value: f64,
+}
+
+/// Iterative-deepening alpha-beta over the evaluation: at each node the table's move first,
+/// then the `width` best moves by the cheap ordering; a table of 64 K entries keeps each
+/// position's best move and bound between iterations. Per-ply move buffers are allocated
+/// once a search.
+struct AlphaBeta<'w> {
+    weights: &'w Weights,
+    limits: AbLimits,
+    table: Vec<Entry>,
+    moves: Vec<Vec<Move>>,
+    scored: Vec<(i32, u32, Move)>,
+    nodes: u64,
+    checks: u64,
+    stopped: bool,
+}
+
+impl AlphaBeta<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if !self.stopped {
+            // The clock is read every 32 checks (a millisecond or so of search).
+            self.checks += 1;
+            self.stopped = self.nodes >= self.limits.nodes
+                || (self.checks % 32 == 0 && self.limits.deadline.is_some_and(|d| Instant::now() >= d));
+        }
+        self.stopped
+    }
+
     fn negamax(
+        &mut self,
         b: &mut Board,
         ply: u32,
-        w: &Weights,
+        height: usize,
         depth: u32,
-        width: usize,
         mut alpha: f64,
         beta: f64,
     ) -> f64 {
+        self.nodes += 1;
         if depth == 0 {
-            return w.evaluate(b, ply);
+            return self.weights.evaluate(b, ply);
         }
-        let moves = candidate_moves(b, width);
+        let key = b.key();
+        let slot = (key >> (64 - TABLE_BITS)) as usize;
+        let entry = self.table[slot];
+        let hint = if entry.key == key {
+            if entry.depth as u32 >= depth && height > 0 {
+                let cut = match entry.bound {
+                    0 => true,
+                    1 => entry.value >= beta,
+                    _ => entry.value <= alpha,
+                };
+                if cut {
+                    return entry.value;
+                }
+            }
+            entry.best.filter(|&m| b.is_legal(m))
+        } else {
+            None
+        };
+        if self.moves.len() <= height {
+            self.moves.push(Vec::new());
+        }
+        let mut moves = std::mem::take(&mut self.moves[height]);
+        candidates_into(b, self.limits.width, &mut self.scored, &mut moves);
         if moves.is_empty() {
-            return -1000.0 - depth as f64; // no move loses; sooner is worse
+            self.moves[height] = moves;
+            return LOST - depth as f64;
         }
-        let mut best = f64::NEG_INFINITY;
-        for mv in moves {
+        if let Some(h) = hint {
+            match moves.iter().position(|&m| m == h) {
+                Some(i) => moves[..=i].rotate_right(1),
+                None => moves.insert(0, h),
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = (f64::NEG_INFINITY, moves[0]);
+        for &mv in &moves {
             b.play(mv);
-            let v = -negamax(b, ply + 1, w, depth - 1, width, -beta, -alpha);
+            let v = -self.negamax(b, ply + 1, height + 1, depth - 1, -beta, -alpha);
             b.unplay(mv);
-            best = best.max(v);
+            if self.out_of_budget() {
+                break;
+            }
+            if v > best.0 {
+                best = (v, mv);
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
-        best
+        self.moves[height] = moves;
+        if !self.stopped {
+            let bound = if best.0 >= beta {
+                1
+            } else if best.0 <= alpha0 {
+                2
+            } else {
+                0
+            };
+            self.table[slot] = Entry {
+                key,
+                best: Some(best.1),
+                depth: depth.min(255) as u8,
+                bound,
+                value: best.0,
+            };
+        }
+        best.0
     }
-    let moves = candidate_moves(board, width);
-    let mut best = (moves.first().copied(), f64::NEG_INFINITY);
-    for mv in moves {
-        board.play(mv);
-        let v = -negamax(
-            board,
-            plies_played + 1,
-            weights,
-            depth.saturating_sub(1),
-            width,
-            f64::NEG_INFINITY,
-            -best.1,
-        );
-        board.unplay(mv);
-        if v > best.1 {
-            best = (Some(mv), v);
+}
+
+/// Alpha-beta by iterative deepening to `limits` (the classical searcher UCT is compared
+/// with). The answer is the last completed depth's move; at least depth 1 completes unless
+/// the deadline comes first, and then the best move by the cheap ordering stands.
+pub fn alphabeta(board: &Board, plies_played: u32, weights: &Weights, limits: AbLimits) -> AbResult {
+    let mut search = AlphaBeta {
+        weights,
+        limits,
+        table: vec![Entry::default(); 1 << TABLE_BITS],
+        moves: Vec::new(),
+        scored: Vec::new(),
+        nodes: 0,
+        checks: 0,
+        stopped: false,
+    };
+    let mut b = board.clone();
+    let first = candidate_moves(board, 1).first().copied();
+    let mut result = AbResult {
+        best: first,
+        value: 0.0,
+        depth: 0,
+        nodes: 0,
+    };
+    if first.is_none() {
+        return result;
+    }
+    for depth in 1..=limits.depth.max(1) {
+        let value = search.negamax(&mut b, plies_played, 0, depth, f64::NEG_INFINITY, f64::INFINITY);
+        let slot = (b.key() >> (64 - TABLE_BITS)) as usize;
+        let root = search.table[slot];
+        if search.stopped {
+            break;
+        }
+        result = AbResult {
+            best: root.best.or(first),
+            value,
+            depth,
+            nodes: search.nodes,
+        };
+        // A won or lost position needs no deeper search.
+        if value.abs() >= -LOST - 1000.0 {
+            break;
         }
     }
-    best
+    result.nodes = search.nodes;
+    result
 }
 
 /// A balanced opening set: `count` distinct positions reached by `plies` seeded random moves
@@ -440,5 +622,48 @@ mod tests {
         let a = uct(&b, 0, &w, &cfg, 7);
         assert_eq!(a, uct(&b, 0, &w, &cfg, 7));
         assert!(b.is_legal(a.best.unwrap()));
+        // A deadline already passed still gives a legal move.
+        let rushed = UctConfig {
+            deadline: Some(Instant::now()),
+            ..cfg
+        };
+        let r = uct(&b, 0, &w, &rushed, 7);
+        assert!(r.playouts < 300 && b.is_legal(r.best.unwrap()));
+    }
+
+    #[test]
+    fn alphabeta_deepens_within_its_nodes_and_repeats_itself() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let b = random_position(20, &mut rng);
+        let w = Weights::default();
+        let limits = AbLimits {
+            depth: 64,
+            nodes: 20_000,
+            deadline: None,
+            width: 24,
+        };
+        let r = alphabeta(&b, 20, &w, limits);
+        assert_eq!(r, alphabeta(&b, 20, &w, limits));
+        assert!(r.depth >= 2 && r.nodes <= 20_000 + 64, "{r:?}");
+        assert!(b.is_legal(r.best.unwrap()));
+        // Depth 1 is the best move by the evaluation alone.
+        let one = alphabeta(&b, 20, &w, AbLimits { depth: 1, ..limits });
+        let mut after = b.clone();
+        let by_eval = candidate_moves(&b, 24)
+            .into_iter()
+            .map(|m| {
+                after.play(m);
+                let v = -w.evaluate(&after, 21);
+                after.unplay(m);
+                (v, m)
+            })
+            .fold(None, |best: Option<(f64, Move)>, (v, m)| match best {
+                Some((bv, _)) if bv >= v => best,
+                _ => Some((v, m)),
+            });
+        assert_eq!(one.best, by_eval.map(|x| x.1));
+        // A side with no move: no move, and no panic.
+        let trapped = Board::from_fen("Q*6*Q/**6**/10/10/10/3qqqq3/10/10/**6**/Q*6*Q w").unwrap();
+        assert_eq!(alphabeta(&trapped, 0, &w, limits).best, None);
     }
 }

@@ -138,12 +138,9 @@ pub fn run(args: Args) -> Result<()> {
     match args.game {
         super::GameKind::Xiangqi => run_game::<XiangqiGame>(args),
         super::GameKind::Amazons => {
-            if args.tc.is_some() {
-                bail!("Amazons matches take --nodes (UCT playouts a move) or --depth (alpha-beta), not --tc");
-            }
-            // Alpha-beta looks at 24 moves a node: depth 4 is already about a second a move.
-            if args.depth.is_some_and(|d| d > 4) {
-                bail!("--depth for Amazons (alpha-beta, 24 moves a node) must be at most 4");
+            // Alpha-beta looks at 24 moves a node: depth 6 already takes minutes a move.
+            if args.depth.is_some_and(|d| d > 6) {
+                bail!("--depth for Amazons (alpha-beta, 24 moves a node) must be at most 6");
             }
             run_game::<AmazonsGame>(args)
         }

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Writes a Xiangqi weight file's evaluation weights into src/xiangqi/eval.rs as the built-in
+defaults: the scalar list and the piece-square values. Usage:
+
+    python3 scripts/set-built-in-weights.py WEIGHTS.json
+
+Every evaluation parameter must be in the file (champion and exported files list them all);
+the search and clock knobs are not touched. Check the result with `cargo test` and
+`qitune bench` (the node count changes: say `Bench: N` in the commit)."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+EVAL = Path(__file__).resolve().parent.parent / "src" / "xiangqi" / "eval.rs"
+FILES = "abcdefghi"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    doc = json.loads(Path(sys.argv[1]).read_text())
+    if doc.get("game") != "xiangqi":
+        sys.exit(f"{sys.argv[1]}: not a Xiangqi weight file")
+    params = doc["params"]
+    src = EVAL.read_text()
+
+    def value(name):
+        if name not in params:
+            sys.exit(f"{sys.argv[1]}: '{name}' is missing; the built-ins need every evaluation weight")
+        return int(params[name])
+
+    # Scalars: `name = default, [min, max], bits;` inside scalar_specs! { ... }.
+    start = src.index("scalar_specs! {")
+    end = src.index("\n}", start)
+    block = re.sub(r"(\n    )(\w+) = [-\d_]+,",
+                   lambda m: f"{m.group(1)}{m.group(2)} = {value(m.group(2)):_},".replace("_,", ",")
+                   if abs(value(m.group(2))) >= 10_000 else f"{m.group(1)}{m.group(2)} = {value(m.group(2))},",
+                   src[start:end])
+    src = src[:start] + block + src[end:]
+
+    # Tables of files a..e, one row a rank; a pawn before the river stands only on a, c, e.
+    for const, role, first in (("HORSE_PST", "horse", 0), ("ROOK_PST", "rook", 0),
+                               ("CANNON_PST", "cannon", 0), ("PAWN_PST", "pawn", 3)):
+        m = re.search(rf"const {const}: \[\[i32; 5\]; (\d+)\] = \[\n(.*?)\n\];", src, re.S)
+        rows = []
+        for r in range(int(m.group(1))):
+            rank = first + r
+            cells = ["0" if role == "pawn" and rank <= 4 and f % 2 == 1 else str(value(f"pst_{role}_{FILES[f]}{rank}"))
+                     for f in range(5)]
+            rows.append("    [" + ", ".join(cells) + "],")
+        src = src[: m.start(2)] + "\n".join(rows) + src[m.end(2):]
+
+    # Kings, advisors and elephants: the few points are literals in default_pst.
+    king = ", ".join(f"[{value(f'pst_king_d{r}')}, {value(f'pst_king_e{r}')}]" for r in range(3))
+    src, n = re.subn(r"\[\[-?\d+, -?\d+\], \[-?\d+, -?\d+\], \[-?\d+, -?\d+\]\]\[r\]\[f - 3\]",
+                     f"[{king}][r][f - 3]", src)
+    assert n == 1, "the king's table"
+    for role, points in (("advisor", [(3, 0), (4, 1), (3, 2)]),
+                         ("elephant", [(2, 0), (0, 2), (4, 2), (2, 4)])):
+        for f, r in points:
+            src, n = re.subn(rf"\({f}, {r}\) => -?\d+,", f"({f}, {r}) => {value(f'pst_{role}_{FILES[f]}{r}')},", src)
+            assert n == 1, f"{role} at ({f}, {r})"
+    EVAL.write_text(src)
+    print(f"{EVAL}: the built-in weights are now {sys.argv[1]}'s")
+
+
+main()
