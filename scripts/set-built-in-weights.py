@@ -34,10 +34,11 @@ def main():
     # Scalars: `name = default, [min, max], bits;` inside scalar_specs! { ... }.
     start = src.index("scalar_specs! {")
     end = src.index("\n}", start)
+    def literal(v):  # Rust's style: 10_000, never 1_00
+        return f"{v:_}" if abs(v) >= 10_000 else str(v)
+
     block = re.sub(r"(\n    )(\w+) = [-\d_]+,",
-                   lambda m: f"{m.group(1)}{m.group(2)} = {value(m.group(2)):_},".replace("_,", ",")
-                   if abs(value(m.group(2))) >= 10_000 else f"{m.group(1)}{m.group(2)} = {value(m.group(2))},",
-                   src[start:end])
+                   lambda m: f"{m.group(1)}{m.group(2)} = {literal(value(m.group(2)))},", src[start:end])
     src = src[:start] + block + src[end:]
 
     # Tables of files a..e, one row a rank; a pawn before the river stands only on a, c, e.

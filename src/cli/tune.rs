@@ -67,7 +67,7 @@ pub fn run(args: Args) -> Result<()> {
             .serve(threads, qitune::games::play_sent)
             .with_context(|| format!("MPI rank {}", c.rank()));
     }
-    match super::GameKind::named(&plan.game)? {
+    match super::GameKind::named(plan.game())? {
         super::GameKind::Xiangqi => tune::<XiangqiGame>(args, plan, cluster),
         super::GameKind::Amazons => tune::<AmazonsGame>(args, plan, cluster),
     }

@@ -920,9 +920,9 @@ impl<G: Game> Run<G> {
             .clone()
             .expect("validated: texel has its settings");
         let env_index = self.environment_index(generation);
-        let budget = Budget::Nodes(self.config.environments[env_index].nodes);
-        let openings = self.positions[env_index].len();
         let nodes = self.config.environments[env_index].nodes;
+        let budget = Budget::Nodes(nodes);
+        let openings = self.positions[env_index].len();
         // The current weights on budgets spread around the environment's: two different
         // budgets make a pair's games differ from each other and from every other pair's,
         // where equal ones would replay the same games from each opening.

@@ -16,7 +16,6 @@ const FIRST_STAGE_ONLY: [&str; 2] = ["base_weights", "init"];
 pub struct Plan {
     /// The run's folder name under the runs folder.
     pub name: String,
-    pub game: String,
     /// Each stage's configuration, in order; one for a run without stages. A stage after the
     /// first names the first stage's base weights until the previous stage has its best.
     pub stages: Vec<Config>,
@@ -47,7 +46,11 @@ impl Plan {
         let base_dir = path.parent().unwrap_or(Path::new("."));
         let Some(stages) = top.remove("stages") else {
             let config: Config = serde_json::from_value(top.into()).map_err(parse_error)?;
-            return Plan::single(config, base_dir).map_err(located);
+            return Ok(Plan {
+                name: config.name.clone(),
+                stages: vec![validated(config, base_dir).map_err(located)?],
+                staged: false,
+            });
         };
         let invalid = |reason: String| located(ConfigError::Invalid(reason));
         let stages = match stages {
@@ -92,29 +95,18 @@ impl Plan {
             }
             let config: Config = serde_json::from_value(merged.into())
                 .map_err(|e| in_stage(ConfigError::Invalid(e.to_string())))?;
-            let specs = crate::games::specs_for(&config.game)
-                .ok_or_else(|| located(ConfigError::UnknownGame(config.game.clone())))?;
-            config.validate(base_dir, specs).map_err(in_stage)?;
-            configs.push(config);
+            configs.push(validated(config, base_dir).map_err(in_stage)?);
         }
         Ok(Plan {
             name,
-            game: configs[0].game.clone(),
             stages: configs,
             staged: true,
         })
     }
 
-    fn single(config: Config, base_dir: &Path) -> Result<Plan, ConfigError> {
-        let specs = crate::games::specs_for(&config.game)
-            .ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))?;
-        config.validate(base_dir, specs)?;
-        Ok(Plan {
-            name: config.name.clone(),
-            game: config.game.clone(),
-            stages: vec![config],
-            staged: false,
-        })
+    /// The game every stage plays (the file names it once).
+    pub fn game(&self) -> &str {
+        &self.stages[0].game
     }
 
     /// Renames the run (its folder), keeping the stages' own names.
@@ -136,6 +128,14 @@ impl Plan {
             runs_dir.to_path_buf()
         }
     }
+}
+
+/// `config` once checked against its game's parameters, paths relative to `base_dir`.
+fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {
+    let specs =
+        crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))?;
+    config.validate(base_dir, specs)?;
+    Ok(config)
 }
 
 /// Where the stage after the run in `dir` starts: its best validated champion, else its
