@@ -102,8 +102,11 @@ pub fn seat(side: Side) -> Seat {
     }
 }
 
-/// Alpha-beta's moves a node (the best by the cheap ordering, after the table's move).
+/// Alpha-beta's moves a node below the root (the best by the cheap ordering, after the
+/// table's move).
 const ALPHABETA_WIDTH: usize = 24;
+/// Alpha-beta's moves at the root (the best by the evaluation after them).
+const ALPHABETA_ROOT_WIDTH: usize = 64;
 
 /// Plies an Amazons game lasts at most: one arrow a ply on the 92 free points.
 const MAX_GAME_PLIES: u32 = 92;
@@ -179,6 +182,7 @@ impl AmazonsEngine {
             nodes,
             deadline,
             width: ALPHABETA_WIDTH,
+            root_width: ALPHABETA_ROOT_WIDTH,
         };
         let r = alphabeta(board, plies, &self.weights, limits);
         (r.best, (r.value * 100.0) as i32, r.nodes, r.depth)

@@ -353,8 +353,11 @@ pub struct AbLimits {
     /// Nodes (positions visited); the search is deterministic when only this and `depth` bind.
     pub nodes: u64,
     pub deadline: Option<Instant>,
-    /// Moves searched at each node, the best by the cheap ordering (after the table's move).
+    /// Moves searched at each node below the root, the best by the cheap ordering (after the
+    /// table's move).
     pub width: usize,
+    /// Moves searched at the root: the best of all legal moves by the evaluation after them.
+    pub root_width: usize,
 }
 
 /// The outcome of an alpha-beta search.
@@ -382,13 +385,15 @@ struct Entry {
     value: f64,
 }
 
-/// Iterative-deepening alpha-beta over the evaluation: at each node the table's move first,
-/// then the `width` best moves by the cheap ordering; a table of 64 K entries keeps each
-/// position's best move and bound between iterations. Per-ply move buffers are allocated
-/// once a search.
+/// Iterative-deepening alpha-beta over the evaluation: at the root the `root_width` best
+/// moves by the evaluation (a full-width first ply), at each other node the table's move
+/// first, then the `width` best moves by the cheap ordering; a table of 64 K entries keeps
+/// each position's best move and bound between iterations. Per-ply move buffers are
+/// allocated once a search.
 struct AlphaBeta<'w> {
     weights: &'w Weights,
     limits: AbLimits,
+    root: Vec<Move>,
     table: Vec<Entry>,
     moves: Vec<Vec<Move>>,
     scored: Vec<(i32, u32, Move)>,
@@ -443,7 +448,12 @@ impl AlphaBeta<'_> {
             self.moves.push(Vec::new());
         }
         let mut moves = std::mem::take(&mut self.moves[height]);
-        candidates_into(b, self.limits.width, &mut self.scored, &mut moves);
+        if height == 0 {
+            moves.clear();
+            moves.extend_from_slice(&self.root);
+        } else {
+            candidates_into(b, self.limits.width, &mut self.scored, &mut moves);
+        }
         if moves.is_empty() {
             self.moves[height] = moves;
             return LOST - depth as f64;
@@ -492,13 +502,47 @@ impl AlphaBeta<'_> {
     }
 }
 
+/// Every legal move scored by the evaluation after it (a move that leaves the opponent none
+/// first), best first, ties in generation order; the best `n` are kept.
+fn moves_by_evaluation(board: &Board, plies_played: u32, weights: &Weights, n: usize) -> Vec<Move> {
+    let mut all = Vec::new();
+    board.for_each_step(|from, to, mut arrows| {
+        while arrows != 0 {
+            let arrow = arrows.trailing_zeros() as u8;
+            arrows &= arrows - 1;
+            all.push(Move { from, to, arrow });
+        }
+    });
+    let mut b = board.clone();
+    let mut scored: Vec<(f64, usize, Move)> = all
+        .into_iter()
+        .enumerate()
+        .map(|(i, mv)| {
+            b.play(mv);
+            let v = if b.has_move() {
+                -weights.evaluate(&b, plies_played + 1)
+            } else {
+                -LOST
+            };
+            b.unplay(mv);
+            (v, i, mv)
+        })
+        .collect();
+    scored.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    scored.truncate(n.max(1));
+    scored.into_iter().map(|s| s.2).collect()
+}
+
 /// Alpha-beta by iterative deepening to `limits` (the classical searcher UCT is compared
-/// with). The answer is the last completed depth's move; at least depth 1 completes unless
-/// the deadline comes first, and then the best move by the cheap ordering stands.
+/// with). The answer is the last completed depth's move; when the deadline comes before
+/// depth 1 completes, the best move by the evaluation after it stands.
 pub fn alphabeta(board: &Board, plies_played: u32, weights: &Weights, limits: AbLimits) -> AbResult {
+    let root = moves_by_evaluation(board, plies_played, weights, limits.root_width);
+    let first = root.first().copied();
     let mut search = AlphaBeta {
         weights,
         limits,
+        root,
         table: vec![Entry::default(); 1 << TABLE_BITS],
         moves: Vec::new(),
         scored: Vec::new(),
@@ -507,7 +551,6 @@ pub fn alphabeta(board: &Board, plies_played: u32, weights: &Weights, limits: Ab
         stopped: false,
     };
     let mut b = board.clone();
-    let first = candidate_moves(board, 1).first().copied();
     let mut result = AbResult {
         best: first,
         value: 0.0,
@@ -641,26 +684,32 @@ mod tests {
             nodes: 20_000,
             deadline: None,
             width: 24,
+            root_width: 64,
         };
         let r = alphabeta(&b, 20, &w, limits);
         assert_eq!(r, alphabeta(&b, 20, &w, limits));
         assert!(r.depth >= 2 && r.nodes <= 20_000 + 64, "{r:?}");
         assert!(b.is_legal(r.best.unwrap()));
-        // Depth 1 is the best move by the evaluation alone.
+        // Depth 1 is the best of all moves by the evaluation alone.
         let one = alphabeta(&b, 20, &w, AbLimits { depth: 1, ..limits });
         let mut after = b.clone();
-        let by_eval = candidate_moves(&b, 24)
-            .into_iter()
-            .map(|m| {
+        let mut by_eval: Option<(f64, Move)> = None;
+        b.for_each_step(|from, to, mut arrows| {
+            while arrows != 0 {
+                let m = Move {
+                    from,
+                    to,
+                    arrow: arrows.trailing_zeros() as u8,
+                };
+                arrows &= arrows - 1;
                 after.play(m);
                 let v = -w.evaluate(&after, 21);
                 after.unplay(m);
-                (v, m)
-            })
-            .fold(None, |best: Option<(f64, Move)>, (v, m)| match best {
-                Some((bv, _)) if bv >= v => best,
-                _ => Some((v, m)),
-            });
+                if by_eval.map_or(true, |(bv, _)| v > bv) {
+                    by_eval = Some((v, m));
+                }
+            }
+        });
         assert_eq!(one.best, by_eval.map(|x| x.1));
         // A side with no move: no move, and no panic.
         let trapped = Board::from_fen("Q*6*Q/**6**/10/10/10/3qqqq3/10/10/**6**/Q*6*Q w").unwrap();
