@@ -9,8 +9,10 @@
 //! - m, mobility: per amazon, the empty points one queen move away, each weighted by its
 //!   free neighbours over its king distance, White's minus Black's.
 //!
-//! The weights that combine them depend on the phase (moves played): the widely used table for
-//! turns 1-15, 16-35 and 36 on is the hand-set default. All weights are tunable parameters.
+//! The weights that combine them depend on the phase (moves played). The widely used table for
+//! turns 1-15, 16-35 and 36 on was the hand-set default (`examples/amazons-hand-set.json`);
+//! the built-in weights are what `configs/amazons-spsa.json` made of it (README, Amazons). All
+//! weights are tunable parameters.
 
 use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
 use crate::params::{Params, Spec};
@@ -23,25 +25,25 @@ pub const GAME: &str = "amazons";
 /// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
 /// defaults unless a configuration names them.
 static SPECS: [Spec; 24] = [
-    Spec::weight("opening_t1", 14, -100, 100, 8),
-    Spec::weight("opening_t2", 37, -100, 100, 8),
-    Spec::weight("opening_c1", 13, -100, 100, 8),
-    Spec::weight("opening_c2", 13, -100, 100, 8),
-    Spec::weight("opening_m", 20, -100, 100, 8),
-    Spec::weight("middle_t1", 30, -100, 100, 8),
-    Spec::weight("middle_t2", 25, -100, 100, 8),
-    Spec::weight("middle_c1", 20, -100, 100, 8),
-    Spec::weight("middle_c2", 20, -100, 100, 8),
-    Spec::weight("middle_m", 5, -100, 100, 8),
-    Spec::weight("end_t1", 80, -100, 100, 8),
-    Spec::weight("end_t2", 10, -100, 100, 8),
-    Spec::weight("end_c1", 5, -100, 100, 8),
-    Spec::weight("end_c2", 5, -100, 100, 8),
-    Spec::weight("end_m", 0, -100, 100, 8),
-    Spec::weight("tie", 20, 0, 50, 6),
-    Spec::weight("opening_until", 15, 5, 40, 6),
+    Spec::weight("opening_t1", 5, -100, 100, 8),
+    Spec::weight("opening_t2", 33, -100, 100, 8),
+    Spec::weight("opening_c1", 37, -100, 100, 8),
+    Spec::weight("opening_c2", -13, -100, 100, 8),
+    Spec::weight("opening_m", 32, -100, 100, 8),
+    Spec::weight("middle_t1", 11, -100, 100, 8),
+    Spec::weight("middle_t2", 30, -100, 100, 8),
+    Spec::weight("middle_c1", 28, -100, 100, 8),
+    Spec::weight("middle_c2", 22, -100, 100, 8),
+    Spec::weight("middle_m", 1, -100, 100, 8),
+    Spec::weight("end_t1", 81, -100, 100, 8),
+    Spec::weight("end_t2", 21, -100, 100, 8),
+    Spec::weight("end_c1", 0, -100, 100, 8),
+    Spec::weight("end_c2", 31, -100, 100, 8),
+    Spec::weight("end_m", 6, -100, 100, 8),
+    Spec::weight("tie", 5, 0, 50, 6),
+    Spec::weight("opening_until", 14, 5, 40, 6),
     Spec::weight("middle_until", 35, 10, 80, 7),
-    Spec::weight("uct_c", 40, 5, 200, 8),
+    Spec::weight("uct_c", 13, 5, 200, 8),
     Spec::search_knob("search_alphabeta", 0, 0, 1, 1),
     Spec::search_knob("search_playout_plies", 8, 0, 20, 5),
     Spec::search_knob("search_playout_scale", 30, 0, 200, 8),
@@ -311,9 +313,9 @@ mod tests {
     fn the_parameter_list_lines_up() {
         check_specs(specs()).unwrap();
         let w = Weights::default();
-        assert_eq!(w.terms[0], [0.14, 0.37, 0.13, 0.13, 0.20]);
-        assert_eq!(w.terms[2], [0.80, 0.10, 0.05, 0.05, 0.0]);
-        assert_eq!((w.opening_until, w.middle_until), (15, 35));
+        assert_eq!(w.terms[0], [0.05, 0.33, 0.37, -0.13, 0.32]);
+        assert_eq!(w.terms[2], [0.81, 0.21, 0.0, 0.31, 0.06]);
+        assert_eq!((w.opening_until, w.middle_until), (14, 35));
     }
 
     #[test]

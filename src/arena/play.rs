@@ -144,5 +144,8 @@ pub fn play_game<G: Game>(
 fn lose<M>(record: &mut GameRecord<M>, seat: crate::game::Seat, fault: Fault) {
     record.winner = Some(seat.flip());
     record.ending = fault.ending;
-    record.fault = Some(fault.to_string());
+    // A resignation is a legal way to end a game, not something that went wrong.
+    if fault.ending != crate::game::Ending::Resigned {
+        record.fault = Some(fault.to_string());
+    }
 }

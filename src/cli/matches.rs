@@ -567,9 +567,14 @@ fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<St
             ms(latest)
         )
     };
+    // A player without depths (UCT, or an engine that sends no info) gets no depth figure.
+    let depth = if depths.0 == 0 {
+        String::new()
+    } else {
+        format!("mean depth {:.1}; ", depths.0 as f64 / depths.1.max(1) as f64)
+    };
     Some(format!(
-        "mean depth {:.1}; per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
-        depths.0 as f64 / depths.1.max(1) as f64,
+        "{depth}per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
         mean(&used),
         ms(used.iter().copied().max().unwrap_or_default()),
         ms(least_left),
