@@ -24,7 +24,7 @@ pub const GAME: &str = "amazons";
 /// weight set is then a random direction, not a reshuffle of good ones); the tie value k in
 /// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
 /// defaults unless a configuration names them.
-static SPECS: [Spec; 24] = [
+static SPECS: [Spec; 25] = [
     Spec::weight("opening_t1", 5, -100, 100, 8),
     Spec::weight("opening_t2", 33, -100, 100, 8),
     Spec::weight("opening_c1", 37, -100, 100, 8),
@@ -45,10 +45,11 @@ static SPECS: [Spec; 24] = [
     Spec::weight("middle_until", 35, 10, 80, 7),
     Spec::weight("uct_c", 13, 5, 200, 8),
     Spec::search_knob("search_alphabeta", 0, 0, 1, 1),
-    Spec::search_knob("search_playout_plies", 8, 0, 20, 5),
+    Spec::search_knob("search_playout_plies", 0, 0, 20, 5),
     Spec::search_knob("search_playout_scale", 30, 0, 200, 8),
     Spec::search_knob("search_expand_after", 40, 1, 200, 8),
     Spec::search_knob("search_widen_every", 10, 1, 100, 7),
+    Spec::search_knob("search_root_by_eval", 1, 0, 1, 1),
 ];
 
 /// Every tunable parameter of the Amazons evaluation and search.
@@ -79,6 +80,7 @@ pub fn describe(name: &str) -> String {
             "search_playout_plies" => "search: random plies of a UCT playout before the evaluation scores it".into(),
             "search_playout_scale" => "search: a playout scores sigmoid(evaluation / this), in tenths of a point; 0 scores only its sign".into(),
             "search_expand_after" => "search: visits before a UCT node (other than the root) grows children".into(),
+            "search_root_by_eval" => "search: 1 orders UCT's root moves by the evaluation after them (the best 400 of all legal moves), 0 by the cheap ordering as below the root".into(),
             "search_widen_every" => "search: a UCT node allows one more child every this many visits (progressive widening)".into(),
             other => other.to_string(),
         },
@@ -114,6 +116,8 @@ pub struct Knobs {
     pub playout_scale: f64,
     pub expand_after: u32,
     pub widen_every: u32,
+    /// UCT's root moves ordered by the evaluation after them.
+    pub root_by_eval: bool,
 }
 
 impl Weights {
@@ -140,6 +144,7 @@ impl Weights {
                 playout_scale: ints[21] as f64 / 10.0,
                 expand_after: ints[22] as u32,
                 widen_every: ints[23] as u32,
+                root_by_eval: ints[24] != 0,
             },
         }
     }

@@ -20,10 +20,16 @@ pub struct UctConfig {
     /// Children a node starts with; one more per `widen_every` visits (progressive widening).
     pub initial_children: usize,
     pub widen_every: u32,
-    /// Plies of random play before a playout is scored by the evaluation (seed: 6-10).
+    /// Plies of random play before a playout is scored by the evaluation. The seed says 6-10;
+    /// 0 (the leaf scored at once) measured as strong on a clock and far stronger at a fixed
+    /// number of playouts, and it makes the weights matter more (README, Amazons strength).
     pub playout_plies: u32,
     /// A playout scores sigmoid(evaluation / this); 0 scores the evaluation's sign.
     pub playout_scale: f64,
+    /// The root's moves ordered by the evaluation after them (all legal moves), not by the
+    /// cheap ordering: one evaluation per legal move a search, and the evaluation's weights
+    /// then decide which moves the tree ever looks at.
+    pub root_by_eval: bool,
 }
 
 impl UctConfig {
@@ -39,6 +45,7 @@ impl UctConfig {
             widen_every: k.widen_every,
             playout_plies: k.playout_plies,
             playout_scale: k.playout_scale,
+            root_by_eval: k.root_by_eval,
         }
     }
 }
@@ -230,7 +237,11 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
                 if node != 0 && nodes[node].visits < config.expand_after {
                     break;
                 }
-                nodes[node].candidates = candidate_moves(&b, config.candidates);
+                nodes[node].candidates = if node == 0 && config.root_by_eval {
+                    moves_by_evaluation(&b, plies_played, weights, config.candidates)
+                } else {
+                    candidate_moves(&b, config.candidates)
+                };
                 nodes[node].expanded = true;
             }
             if nodes[node].candidates.is_empty() {
