@@ -1,7 +1,7 @@
 //! Amazons speed, one thread: `cargo bench --bench amazons`.
 //!
 //! Evaluations per second over positions from seeded random play, and UCT playouts per
-//! second with the playout cut at 8 plies, from the start and from a middle position.
+//! second with the built-in search settings, from the start and from a middle position.
 
 use qitune::amazons::eval::{Features, Weights};
 use qitune::amazons::search::{random_position, uct, UctConfig};
@@ -38,16 +38,13 @@ fn main() {
         ("start", (Board::startpos(), 0)),
         ("middle", set[25 % set.len()].clone()),
     ] {
-        let cfg = UctConfig {
-            playouts,
-            playout_plies: 8,
-            ..UctConfig::default()
-        };
+        let cfg = UctConfig::of(&w, playouts);
         let t = Instant::now();
         let r = uct(&b, ply, &w, &cfg, 1);
         println!(
-            "uct {name}: {} playouts (cut at 8 plies) in {:.2} s = {:.0} playouts/s, best {:?}",
+            "uct {name}: {} playouts (cut at {} plies) in {:.2} s = {:.0} playouts/s, best {:?}",
             playouts,
+            cfg.playout_plies,
             t.elapsed().as_secs_f64(),
             playouts as f64 / t.elapsed().as_secs_f64(),
             r.best

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes a Xiangqi weight file's evaluation weights into src/xiangqi/eval.rs as the built-in
-defaults: the scalar list and the piece-square values. Usage:
+"""Writes a weight file's evaluation weights into the game's eval.rs as the built-in defaults:
+for Xiangqi (src/xiangqi/eval.rs) the scalar list and the piece-square values, for the
+Amazons (src/amazons/eval.rs) every `Spec::weight`. Usage:
 
     python3 scripts/set-built-in-weights.py WEIGHTS.json
 
@@ -13,7 +14,9 @@ import re
 import sys
 from pathlib import Path
 
-EVAL = Path(__file__).resolve().parent.parent / "src" / "xiangqi" / "eval.rs"
+SRC = Path(__file__).resolve().parent.parent / "src"
+EVAL = SRC / "xiangqi" / "eval.rs"
+AMAZONS_EVAL = SRC / "amazons" / "eval.rs"
 FILES = "abcdefghi"
 
 
@@ -21,15 +24,32 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     doc = json.loads(Path(sys.argv[1]).read_text())
-    if doc.get("game") != "xiangqi":
-        sys.exit(f"{sys.argv[1]}: not a Xiangqi weight file")
-    params = doc["params"]
-    src = EVAL.read_text()
+    params = doc.get("params", {})
 
     def value(name):
         if name not in params:
             sys.exit(f"{sys.argv[1]}: '{name}' is missing; the built-ins need every evaluation weight")
         return int(params[name])
+
+    if doc.get("game") == "amazons":
+        amazons(value)
+    elif doc.get("game") == "xiangqi":
+        xiangqi(value)
+    else:
+        sys.exit(f"{sys.argv[1]}: not a Xiangqi or Amazons weight file")
+
+
+def amazons(value):
+    # `Spec::weight("name", default, min, max, bits)`: the default is rewritten.
+    src = AMAZONS_EVAL.read_text()
+    src = re.sub(r'Spec::weight\("(\w+)", -?\d+,',
+                 lambda m: f'Spec::weight("{m.group(1)}", {value(m.group(1))},', src)
+    AMAZONS_EVAL.write_text(src)
+    print(f"{AMAZONS_EVAL}: the built-in weights are now {sys.argv[1]}'s")
+
+
+def xiangqi(value):
+    src = EVAL.read_text()
 
     # Scalars: `name = default, [min, max], bits;` inside scalar_specs! { ... }.
     start = src.index("scalar_specs! {")

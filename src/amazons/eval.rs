@@ -317,10 +317,31 @@ mod tests {
     #[test]
     fn the_parameter_list_lines_up() {
         check_specs(specs()).unwrap();
-        let w = Weights::default();
-        assert_eq!(w.terms[0], [0.05, 0.33, 0.37, -0.13, 0.32]);
-        assert_eq!(w.terms[2], [0.81, 0.21, 0.0, 0.31, 0.06]);
-        assert_eq!((w.opening_until, w.middle_until), (14, 35));
+        let mut p = default_params();
+        for (i, s) in specs().iter().enumerate().take(15) {
+            p.set(s.name, 1 + i as i64).unwrap();
+        }
+        p.set("opening_until", 9).unwrap();
+        p.set("middle_until", 30).unwrap();
+        let w = Weights::new(&p);
+        assert_eq!(w.terms[0], [0.01, 0.02, 0.03, 0.04, 0.05]);
+        assert_eq!(w.terms[2], [0.11, 0.12, 0.13, 0.14, 0.15]);
+        assert_eq!((w.opening_until, w.middle_until), (9, 30));
+    }
+
+    #[test]
+    fn the_example_weight_files_stay_loadable() {
+        // The hand-set start of the tuning run and the searches the README compares UCT with.
+        let load = |name: &str| {
+            let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs()).unwrap())
+        };
+        assert_eq!(load("amazons-hand-set.json").terms[2][0], 0.80);
+        assert!(load("amazons-alphabeta.json").knobs.alphabeta);
+        let seed = load("amazons-uct-seed.json").knobs;
+        assert!(!seed.root_by_eval && seed.playout_plies == 8);
+        let built_in = Weights::default().knobs;
+        assert!(built_in.root_by_eval && built_in.playout_plies == 0);
     }
 
     #[test]
