@@ -24,32 +24,33 @@ pub const GAME: &str = "amazons";
 /// weight set is then a random direction, not a reshuffle of good ones); the tie value k in
 /// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
 /// defaults unless a configuration names them.
-static SPECS: [Spec; 25] = [
-    Spec::weight("opening_t1", 5, -100, 100, 8),
-    Spec::weight("opening_t2", 33, -100, 100, 8),
-    Spec::weight("opening_c1", 37, -100, 100, 8),
-    Spec::weight("opening_c2", -13, -100, 100, 8),
-    Spec::weight("opening_m", 32, -100, 100, 8),
-    Spec::weight("middle_t1", 11, -100, 100, 8),
-    Spec::weight("middle_t2", 30, -100, 100, 8),
-    Spec::weight("middle_c1", 28, -100, 100, 8),
-    Spec::weight("middle_c2", 22, -100, 100, 8),
-    Spec::weight("middle_m", 1, -100, 100, 8),
-    Spec::weight("end_t1", 81, -100, 100, 8),
-    Spec::weight("end_t2", 21, -100, 100, 8),
-    Spec::weight("end_c1", 0, -100, 100, 8),
-    Spec::weight("end_c2", 31, -100, 100, 8),
-    Spec::weight("end_m", 6, -100, 100, 8),
-    Spec::weight("tie", 5, 0, 50, 6),
+static SPECS: [Spec; 26] = [
+    Spec::weight("opening_t1", 25, -100, 100, 8),
+    Spec::weight("opening_t2", 18, -100, 100, 8),
+    Spec::weight("opening_c1", 25, -100, 100, 8),
+    Spec::weight("opening_c2", 88, -100, 100, 8),
+    Spec::weight("opening_m", -8, -100, 100, 8),
+    Spec::weight("middle_t1", 22, -100, 100, 8),
+    Spec::weight("middle_t2", 42, -100, 100, 8),
+    Spec::weight("middle_c1", 11, -100, 100, 8),
+    Spec::weight("middle_c2", 41, -100, 100, 8),
+    Spec::weight("middle_m", 14, -100, 100, 8),
+    Spec::weight("end_t1", 82, -100, 100, 8),
+    Spec::weight("end_t2", 31, -100, 100, 8),
+    Spec::weight("end_c1", -5, -100, 100, 8),
+    Spec::weight("end_c2", 9, -100, 100, 8),
+    Spec::weight("end_m", 25, -100, 100, 8),
+    Spec::weight("tie", 18, 0, 50, 6),
     Spec::weight("opening_until", 14, 5, 40, 6),
-    Spec::weight("middle_until", 35, 10, 80, 7),
-    Spec::weight("uct_c", 13, 5, 200, 8),
+    Spec::weight("middle_until", 36, 10, 80, 7),
+    Spec::weight("uct_c", 6, 5, 200, 8),
     Spec::search_knob("search_alphabeta", 0, 0, 1, 1),
     Spec::search_knob("search_playout_plies", 0, 0, 20, 5),
     Spec::search_knob("search_playout_scale", 30, 0, 200, 8),
     Spec::search_knob("search_expand_after", 40, 1, 200, 8),
     Spec::search_knob("search_widen_every", 10, 1, 100, 7),
     Spec::search_knob("search_root_by_eval", 1, 0, 1, 1),
+    Spec::search_knob("search_final_by_mean", 0, 0, 1, 1),
 ];
 
 /// Every tunable parameter of the Amazons evaluation and search.
@@ -81,6 +82,7 @@ pub fn describe(name: &str) -> String {
             "search_playout_scale" => "search: a playout scores sigmoid(evaluation / this), in tenths of a point; 0 scores only its sign".into(),
             "search_expand_after" => "search: visits before a UCT node (other than the root) grows children".into(),
             "search_root_by_eval" => "search: 1 orders UCT's root moves by the evaluation after them (the best 400 of all legal moves), 0 by the cheap ordering as below the root".into(),
+            "search_final_by_mean" => "search: 1 plays the root child with the best mean result among those visited at least search_expand_after times (the seed's rule), 0 the most visited one".into(),
             "search_widen_every" => "search: a UCT node allows one more child every this many visits (progressive widening)".into(),
             other => other.to_string(),
         },
@@ -118,6 +120,8 @@ pub struct Knobs {
     pub widen_every: u32,
     /// UCT's root moves ordered by the evaluation after them.
     pub root_by_eval: bool,
+    /// UCT plays the root child with the best mean, not the most visited one.
+    pub final_by_mean: bool,
 }
 
 impl Weights {
@@ -145,6 +149,7 @@ impl Weights {
                 expand_after: ints[22] as u32,
                 widen_every: ints[23] as u32,
                 root_by_eval: ints[24] != 0,
+                final_by_mean: ints[25] != 0,
             },
         }
     }

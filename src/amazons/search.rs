@@ -30,6 +30,10 @@ pub struct UctConfig {
     /// cheap ordering: one evaluation per legal move a search, and the evaluation's weights
     /// then decide which moves the tree ever looks at.
     pub root_by_eval: bool,
+    /// The move played: the root child with the best mean among those visited at least
+    /// `expand_after` times (seed 004's rule; the most visited if none was), else the most
+    /// visited child.
+    pub final_by_mean: bool,
 }
 
 impl UctConfig {
@@ -46,6 +50,7 @@ impl UctConfig {
             playout_plies: k.playout_plies,
             playout_scale: k.playout_scale,
             root_by_eval: k.root_by_eval,
+            final_by_mean: k.final_by_mean,
         }
     }
 }
@@ -292,13 +297,7 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             result = 1.0 - result;
         }
     }
-    let root = &nodes[0];
-    let best = root.children.iter().copied().max_by(|&x, &y| {
-        nodes[x as usize]
-            .visits
-            .cmp(&nodes[y as usize].visits)
-            .then(y.cmp(&x))
-    });
+    let best = final_choice(&nodes, config);
     match best {
         Some(id) => {
             let n = &nodes[id as usize];
@@ -314,6 +313,34 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             playouts: done,
         },
     }
+}
+
+/// The root child to play: the most visited, or with `final_by_mean` the best mean among the
+/// children visited `expand_after` times or more (a mean of a few playouts is noise). Ties go
+/// to the earlier, better ordered child.
+fn final_choice(nodes: &[Node], config: &UctConfig) -> Option<u32> {
+    let children = &nodes[0].children;
+    let most_visited = children.iter().copied().max_by(|&x, &y| {
+        nodes[x as usize]
+            .visits
+            .cmp(&nodes[y as usize].visits)
+            .then(y.cmp(&x))
+    });
+    if !config.final_by_mean {
+        return most_visited;
+    }
+    let mean = |i: u32| nodes[i as usize].wins / nodes[i as usize].visits.max(1) as f64;
+    children
+        .iter()
+        .copied()
+        .filter(|&i| nodes[i as usize].visits >= config.expand_after)
+        .max_by(|&x, &y| {
+            mean(x)
+                .partial_cmp(&mean(y))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(y.cmp(&x))
+        })
+        .or(most_visited)
 }
 
 /// Random play for the configured plies, then the evaluation's verdict: the result for the
@@ -683,6 +710,45 @@ mod tests {
         };
         let r = uct(&b, 0, &w, &rushed, 7);
         assert!(r.playouts < 300 && b.is_legal(r.best.unwrap()));
+    }
+
+    #[test]
+    fn the_final_move_is_the_most_visited_or_the_best_mean_among_the_expanded() {
+        let child = |from: u8, visits: u32, wins: f64| Node {
+            visits,
+            wins,
+            ..Node::new(Some(Move {
+                from,
+                to: 0,
+                arrow: 0,
+            }))
+        };
+        let mut root = Node::new(None);
+        root.children = vec![1, 2, 3, 4];
+        // The most visited (1), a better mean with enough visits (2), the best mean from too
+        // few visits (3), and 2's equal that comes later (4).
+        let nodes = vec![
+            root,
+            child(1, 300, 150.0),
+            child(2, 60, 42.0),
+            child(3, 10, 9.0),
+            child(4, 60, 42.0),
+        ];
+        let by_visits = UctConfig::default();
+        assert!(!by_visits.final_by_mean);
+        assert_eq!(final_choice(&nodes, &by_visits), Some(1));
+        let by_mean = UctConfig {
+            final_by_mean: true,
+            expand_after: 40,
+            ..by_visits
+        };
+        assert_eq!(final_choice(&nodes, &by_mean), Some(2));
+        // Nothing visited often enough: the most visited.
+        let strict = UctConfig {
+            expand_after: 1000,
+            ..by_mean
+        };
+        assert_eq!(final_choice(&nodes, &strict), Some(1));
     }
 
     #[test]
