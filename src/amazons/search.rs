@@ -83,6 +83,11 @@ impl Node {
             children: Vec::new(),
         }
     }
+
+    /// The mean result for the side that played `mv` (0 before any visit).
+    fn mean(&self) -> f64 {
+        self.wins / self.visits.max(1) as f64
+    }
 }
 
 /// A cheap ordering score: an amazon's room where it lands, and arrows that crowd the enemy's
@@ -303,7 +308,7 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             let n = &nodes[id as usize];
             UctResult {
                 best: n.mv,
-                value: n.wins / n.visits.max(1) as f64,
+                value: n.mean(),
                 playouts: done,
             }
         }
@@ -329,7 +334,7 @@ fn final_choice(nodes: &[Node], config: &UctConfig) -> Option<u32> {
     if !config.final_by_mean {
         return most_visited;
     }
-    let mean = |i: u32| nodes[i as usize].wins / nodes[i as usize].visits.max(1) as f64;
+    let mean = |i: u32| nodes[i as usize].mean();
     children
         .iter()
         .copied()
