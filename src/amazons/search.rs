@@ -339,12 +339,7 @@ fn final_choice(nodes: &[Node], config: &UctConfig) -> Option<u32> {
         .iter()
         .copied()
         .filter(|&i| nodes[i as usize].visits >= config.expand_after)
-        .max_by(|&x, &y| {
-            mean(x)
-                .partial_cmp(&mean(y))
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(y.cmp(&x))
-        })
+        .max_by(|&x, &y| mean(x).total_cmp(&mean(y)).then(y.cmp(&x)))
         .or(most_visited)
 }
 
