@@ -158,7 +158,7 @@ fn params_lists_every_tunable_parameter_with_its_meaning() {
     }
     let text = stdout_of(qitune().args(["params", "--game", "amazons"]));
     assert!(
-        text.contains("uct_c") && text.contains("26 parameters of amazons"),
+        text.contains("uct_c") && text.contains("27 parameters of amazons"),
         "{text}"
     );
 }

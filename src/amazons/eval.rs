@@ -24,7 +24,7 @@ pub const GAME: &str = "amazons";
 /// weight set is then a random direction, not a reshuffle of good ones); the tie value k in
 /// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
 /// defaults unless a configuration names them.
-static SPECS: [Spec; 26] = [
+static SPECS: [Spec; 27] = [
     Spec::weight("opening_t1", 25, -100, 100, 8),
     Spec::weight("opening_t2", 18, -100, 100, 8),
     Spec::weight("opening_c1", 25, -100, 100, 8),
@@ -51,6 +51,7 @@ static SPECS: [Spec; 26] = [
     Spec::search_knob("search_widen_every", 10, 1, 100, 7),
     Spec::search_knob("search_root_by_eval", 1, 0, 1, 1),
     Spec::search_knob("search_final_by_mean", 0, 0, 1, 1),
+    Spec::search_knob("search_tree_reuse", 0, 0, 1, 1),
 ];
 
 /// Every tunable parameter of the Amazons evaluation and search.
@@ -83,6 +84,7 @@ pub fn describe(name: &str) -> String {
             "search_expand_after" => "search: visits before a UCT node (other than the root) grows children".into(),
             "search_root_by_eval" => "search: 1 orders UCT's root moves by the evaluation after them (the best 400 of all legal moves), 0 by the cheap ordering as below the root".into(),
             "search_final_by_mean" => "search: 1 plays the root child with the best mean result among those visited at least search_expand_after times (the seed's rule), 0 the most visited one".into(),
+            "search_tree_reuse" => "search: 1 keeps UCT's tree between a game's moves (the subtree under the opponent's reply becomes the next root), 0 starts every search afresh".into(),
             "search_widen_every" => "search: a UCT node allows one more child every this many visits (progressive widening)".into(),
             other => other.to_string(),
         },
@@ -122,6 +124,8 @@ pub struct Knobs {
     pub root_by_eval: bool,
     /// UCT plays the root child with the best mean, not the most visited one.
     pub final_by_mean: bool,
+    /// UCT keeps its tree from one move of a game to the next.
+    pub tree_reuse: bool,
 }
 
 impl Weights {
@@ -150,6 +154,7 @@ impl Weights {
                 widen_every: ints[23] as u32,
                 root_by_eval: ints[24] != 0,
                 final_by_mean: ints[25] != 0,
+                tree_reuse: ints[26] != 0,
             },
         }
     }

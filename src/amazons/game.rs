@@ -2,7 +2,7 @@
 //! board, UCT and alpha-beta.
 
 use super::eval::Weights;
-use super::search::{alphabeta, random_position, uct, AbLimits, UctConfig};
+use super::search::{alphabeta, random_position, uct_in, AbLimits, Tree, UctConfig};
 use super::{Board, Move, Side};
 use crate::game::{Engine, Game, Limit, Seat, Thought, Verdict};
 use crate::params::{Params, Spec};
@@ -90,6 +90,7 @@ impl Game for AmazonsGame {
         AmazonsEngine {
             weights: weights.clone(),
             seed,
+            tree: Tree::default(),
         }
     }
 }
@@ -129,6 +130,8 @@ pub fn move_time(left: Duration, increment: Duration, plies_played: u32) -> Dura
 pub struct AmazonsEngine {
     weights: Weights,
     seed: u64,
+    /// UCT's tree from the previous move, kept with the `search_tree_reuse` knob.
+    tree: Tree,
 }
 
 impl Engine<AmazonsGame> for AmazonsEngine {
@@ -153,7 +156,17 @@ impl Engine<AmazonsGame> for AmazonsEngine {
                     deadline,
                     ..UctConfig::of(&self.weights, playouts)
                 };
-                let r = uct(board, plies, &self.weights, &config, self.seed ^ plies as u64);
+                if !self.weights.knobs.tree_reuse {
+                    self.tree = Tree::default();
+                }
+                let r = uct_in(
+                    &mut self.tree,
+                    board,
+                    plies,
+                    &self.weights,
+                    &config,
+                    self.seed ^ plies as u64,
+                );
                 // The expected result as a score: 0.5 is level, +-1000 certain.
                 (r.best, ((r.value - 0.5) * 2000.0) as i32, r.playouts as u64, 0)
             }

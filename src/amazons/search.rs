@@ -62,6 +62,7 @@ impl Default for UctConfig {
     }
 }
 
+#[derive(Clone, Debug, Default)]
 struct Node {
     mv: Option<Move>,
     visits: u32,
@@ -227,8 +228,99 @@ pub struct UctResult {
 
 /// UCT over the Amazons evaluation; a playout-limited search is deterministic for a seed.
 pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConfig, seed: u64) -> UctResult {
+    uct_in(&mut Tree::default(), board, plies_played, weights, config, seed)
+}
+
+/// A UCT tree kept between the moves of one game: the next search starts from the subtree
+/// under the move played and the opponent's reply, with their playouts, when the board it is
+/// given is one of those replies; otherwise afresh.
+#[derive(Clone, Debug, Default)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    /// The board at the root of `nodes`, and the root child played from it.
+    root: Option<(Board, u32)>,
+}
+
+impl Tree {
+    /// Makes the node whose board is `board`, two plies below the root through the child
+    /// played, the new root; true if there was one.
+    fn advance(&mut self, board: &Board) -> bool {
+        let Some((root, played)) = self.root.take() else {
+            return false;
+        };
+        let Some(mine) = self.nodes[played as usize].mv else {
+            return false;
+        };
+        let mut after = root;
+        after.play(mine);
+        let reply = self.nodes[played as usize].children.iter().copied().find(|&c| {
+            let mut b = after.clone();
+            b.play(self.nodes[c as usize].mv.expect("children have moves"));
+            b == *board
+        });
+        let Some(reply) = reply else {
+            return false;
+        };
+        // The subtree is copied breadth first into a fresh arena, so that the nodes of the
+        // branches not taken are freed and ids stay dense.
+        let mut old = std::mem::take(&mut self.nodes);
+        let mut nodes = vec![std::mem::take(&mut old[reply as usize])];
+        nodes[0].mv = None;
+        let mut i = 0;
+        while i < nodes.len() {
+            let children = std::mem::take(&mut nodes[i].children);
+            let mut kept = Vec::with_capacity(children.len());
+            for c in children {
+                nodes.push(std::mem::take(&mut old[c as usize]));
+                kept.push((nodes.len() - 1) as u32);
+            }
+            nodes[i].children = kept;
+            i += 1;
+        }
+        self.nodes = nodes;
+        true
+    }
+
+    /// With `root_by_eval`, a root that was expanded below the root has its cheap ordering:
+    /// its children keep their places and the moves not yet tried follow by the evaluation.
+    fn order_root_by_eval(&mut self, board: &Board, plies_played: u32, weights: &Weights, n: usize) {
+        if !self.nodes[0].expanded {
+            return;
+        }
+        let mut candidates: Vec<Move> = self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| self.nodes[c as usize].mv.expect("children have moves"))
+            .collect();
+        let tried = candidates.len();
+        for mv in moves_by_evaluation(board, plies_played, weights, n) {
+            if !candidates[..tried].contains(&mv) {
+                candidates.push(mv);
+            }
+        }
+        self.nodes[0].candidates = candidates;
+    }
+}
+
+/// [`uct`] in a tree kept from the game's previous search (see [`Tree`]).
+pub fn uct_in(
+    tree: &mut Tree,
+    board: &Board,
+    plies_played: u32,
+    weights: &Weights,
+    config: &UctConfig,
+    seed: u64,
+) -> UctResult {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut nodes = vec![Node::new(None)];
+    if tree.advance(board) {
+        if config.root_by_eval {
+            tree.order_root_by_eval(board, plies_played, weights, config.candidates);
+        }
+    } else {
+        tree.nodes.clear();
+        tree.nodes.push(Node::new(None));
+    }
+    let nodes = &mut tree.nodes;
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut done = 0u32;
     while done < config.playouts.max(1) {
@@ -302,10 +394,11 @@ pub fn uct(board: &Board, plies_played: u32, weights: &Weights, config: &UctConf
             result = 1.0 - result;
         }
     }
-    let best = final_choice(&nodes, config);
+    let best = final_choice(nodes, config);
+    tree.root = best.map(|id| (board.clone(), id));
     match best {
         Some(id) => {
-            let n = &nodes[id as usize];
+            let n = &tree.nodes[id as usize];
             UctResult {
                 best: n.mv,
                 value: n.mean(),
@@ -710,6 +803,56 @@ mod tests {
         };
         let r = uct(&b, 0, &w, &rushed, 7);
         assert!(r.playouts < 300 && b.is_legal(r.best.unwrap()));
+    }
+
+    #[test]
+    fn a_kept_tree_goes_on_from_the_opponents_reply_and_restarts_elsewhere() {
+        let b = Board::startpos();
+        let w = Weights::default();
+        let cfg = UctConfig {
+            playouts: 20_000,
+            ..UctConfig::default()
+        };
+        let mut tree = Tree::default();
+        let first = uct_in(&mut tree, &b, 0, &w, &cfg, 7);
+        assert_eq!(first, uct(&b, 0, &w, &cfg, 7));
+        // The opponent answers with the reply the tree looked at most.
+        let (_, played) = tree.root.clone().unwrap();
+        let reply = tree.nodes[played as usize]
+            .children
+            .iter()
+            .copied()
+            .max_by_key(|&c| tree.nodes[c as usize].visits)
+            .unwrap();
+        let known = tree.nodes[reply as usize].visits;
+        assert!(known > 0);
+        let mut next = b.clone();
+        next.play(first.best.unwrap());
+        next.play(tree.nodes[reply as usize].mv.unwrap());
+        let small = UctConfig { playouts: 100, ..cfg };
+        let mut kept = tree.clone();
+        let r = uct_in(&mut kept, &next, 2, &w, &small, 9);
+        assert_eq!(kept.nodes[0].visits, known + 100);
+        assert!(next.is_legal(r.best.unwrap()));
+        // The root's children are a prefix of its candidates, which hold every move once.
+        let root = &kept.nodes[0];
+        for (i, &c) in root.children.iter().enumerate() {
+            assert_eq!(kept.nodes[c as usize].mv, Some(root.candidates[i]));
+        }
+        let mut seen = root.candidates.clone();
+        seen.sort_by_key(|m| (m.from, m.to, m.arrow));
+        seen.dedup();
+        assert_eq!(seen.len(), root.candidates.len());
+        // A board that is not two plies below the root: a fresh search, as without a tree.
+        let mut other = next.clone();
+        other.play(candidate_moves(&other, 1)[0]);
+        other.play(candidate_moves(&other, 1)[0]);
+        let mut stale = tree.clone();
+        assert_eq!(
+            uct_in(&mut stale, &other, 4, &w, &small, 9),
+            uct(&other, 4, &w, &small, 9)
+        );
+        assert_eq!(stale.nodes[0].visits, 100);
     }
 
     #[test]
