@@ -130,7 +130,8 @@ pub fn move_time(left: Duration, increment: Duration, plies_played: u32) -> Dura
 pub struct AmazonsEngine {
     weights: Weights,
     seed: u64,
-    /// UCT's tree from the previous move, kept with the `search_tree_reuse` knob.
+    /// UCT's tree from the previous move; the next search goes on from it under the
+    /// `search_tree_reuse` knob.
     tree: Tree,
 }
 
@@ -156,9 +157,6 @@ impl Engine<AmazonsGame> for AmazonsEngine {
                     deadline,
                     ..UctConfig::of(&self.weights, playouts)
                 };
-                if !self.weights.knobs.tree_reuse {
-                    self.tree = Tree::default();
-                }
                 let r = uct_in(
                     &mut self.tree,
                     board,

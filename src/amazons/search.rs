@@ -34,6 +34,8 @@ pub struct UctConfig {
     /// `expand_after` times (seed 004's rule; the most visited if none was), else the most
     /// visited child.
     pub final_by_mean: bool,
+    /// [`uct_in`] goes on from the kept tree's subtree when the board is one of its replies.
+    pub tree_reuse: bool,
 }
 
 impl UctConfig {
@@ -51,6 +53,7 @@ impl UctConfig {
             playout_scale: k.playout_scale,
             root_by_eval: k.root_by_eval,
             final_by_mean: k.final_by_mean,
+            tree_reuse: k.tree_reuse,
         }
     }
 }
@@ -248,11 +251,8 @@ impl Tree {
         let Some((root, played)) = self.root.take() else {
             return false;
         };
-        let Some(mine) = self.nodes[played as usize].mv else {
-            return false;
-        };
         let mut after = root;
-        after.play(mine);
+        after.play(self.nodes[played as usize].mv.expect("children have moves"));
         let reply = self.nodes[played as usize].children.iter().copied().find(|&c| {
             let mut b = after.clone();
             b.play(self.nodes[c as usize].mv.expect("children have moves"));
@@ -302,7 +302,8 @@ impl Tree {
     }
 }
 
-/// [`uct`] in a tree kept from the game's previous search (see [`Tree`]).
+/// [`uct`] in a tree kept from the game's previous search (see [`Tree`]), when
+/// `config.tree_reuse` says so; otherwise in a fresh tree, as [`uct`].
 pub fn uct_in(
     tree: &mut Tree,
     board: &Board,
@@ -312,7 +313,7 @@ pub fn uct_in(
     seed: u64,
 ) -> UctResult {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    if tree.advance(board) {
+    if config.tree_reuse && tree.advance(board) {
         if config.root_by_eval {
             tree.order_root_by_eval(board, plies_played, weights, config.candidates);
         }
@@ -811,6 +812,7 @@ mod tests {
         let w = Weights::default();
         let cfg = UctConfig {
             playouts: 20_000,
+            tree_reuse: true,
             ..UctConfig::default()
         };
         let mut tree = Tree::default();
