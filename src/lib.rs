@@ -6,11 +6,9 @@
 pub mod amazons;
 pub mod arena;
 pub mod fsutil;
-pub mod ga;
 pub mod game;
 pub mod games;
 pub mod params;
 pub mod report;
-pub mod spsa;
-pub mod texel;
+pub mod tune;
 pub mod xiangqi;

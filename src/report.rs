@@ -7,9 +7,10 @@
 //! values as boards beside the base ones, the final weights against the base, and the
 //! round robin when one was played.
 
-use crate::ga::config::{Config, Method};
-use crate::ga::run::{self, GenerationStats, RunError, ValidationRow};
 use crate::params::{LoadError, Params, Spec};
+use crate::tune::config::Config;
+use crate::tune::folder::{self as run, RunError, ValidationRow};
+use crate::tune::method::Info;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,9 +35,9 @@ struct RunData {
     config: Config,
     specs: &'static [Spec],
     base: Params,
-    /// The GA's generations (empty for other methods).
-    generations: Vec<GenerationStats>,
-    /// SPSA's or the fit's steps: each column of steps.csv against the step.
+    /// The run's method.
+    method: &'static Info,
+    /// Each column of the method's rows against the step.
     steps: Vec<run::Column>,
     validations: Vec<ValidationRow>,
     /// Each generation's champion, in generation order.
@@ -57,13 +58,12 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
          <h1>qitune run <code>{name}</code></h1>\n"
     );
     summary(&mut html, &data);
-    let charts = if data.config.method == Method::Ga {
-        html.push_str("<h2>Generations</h2>\n<div class=\"charts\">\n");
-        generation_charts(&data)?
-    } else {
-        html.push_str("<h2>Steps</h2>\n<div class=\"charts\">\n");
-        step_charts(&data)?
-    };
+    let _ = writeln!(
+        html,
+        "<h2>{}s</h2>\n<div class=\"charts\">",
+        capitalised(data.method.unit)
+    );
+    let charts = step_charts(&data)?;
     for chart in charts {
         html.push_str(&chart);
     }
@@ -112,17 +112,13 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
     let evolved = config
         .evolved(specs)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
-    let (generations, steps) = match config.method {
-        Method::Ga => (run::generations(dir)?, Vec::new()),
-        Method::Spsa | Method::Texel => (Vec::new(), run::step_columns(dir)?),
-    };
-    let done: Vec<usize> = match config.method {
-        Method::Ga => generations.iter().map(|g| g.generation).collect(),
-        _ => steps
-            .first()
-            .map(|(_, points)| points.iter().map(|&(x, _)| x as usize).collect())
-            .unwrap_or_default(),
-    };
+    let method = crate::tune::methods::info(&config.method)
+        .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
+    let steps = run::step_columns(&dir.join(method.csv))?;
+    let done: Vec<usize> = steps
+        .first()
+        .map(|(_, points)| points.iter().map(|&(x, _)| x as usize).collect())
+        .unwrap_or_default();
     let validations = run::validations(dir)?;
     let mut champions = Vec::new();
     for g in done {
@@ -152,7 +148,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         config,
         specs,
         base,
-        generations,
+        method,
         steps,
         validations,
         champions,
@@ -169,26 +165,16 @@ fn summary(html: &mut String, d: &RunData) {
             .find(|(n, _)| n == name)
             .map_or(0.0, |(_, p)| p.iter().map(|&(_, y)| y).sum::<f64>())
     };
-    let (games, seconds, done, shape) = match c.method {
-        Method::Ga => (
-            d.generations.iter().map(|g| g.games).sum::<usize>(),
-            d.generations.iter().map(|g| g.seconds).sum::<f64>(),
-            d.generations.len(),
-            format!("GA: population {}, groups {}", c.population, c.groups),
-        ),
-        Method::Spsa => (
-            column("games") as usize,
-            column("seconds"),
-            d.champions.len(),
-            "SPSA".to_string(),
-        ),
-        Method::Texel => (
-            column("games") as usize,
-            column("seconds"),
-            d.champions.len(),
-            "fit on self-play positions".to_string(),
-        ),
-    };
+    let games = column("games") as usize;
+    let seconds = column("seconds");
+    let done = d.champions.len();
+    let settings: Vec<String> = c
+        .settings
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let shape = format!("{} ({})", c.method, settings.join(", "));
     let _ = writeln!(
         html,
         "<table><tr><th>game</th><td>{}</td></tr>\
@@ -236,88 +222,62 @@ struct Series {
     points: Vec<(f64, f64)>,
 }
 
-fn series(name: &str, color: RGBColor, d: &RunData, y: impl Fn(&GenerationStats) -> f64) -> Series {
-    Series {
-        name: name.to_string(),
-        color,
-        points: d
-            .generations
-            .iter()
-            .map(|g| (g.generation as f64, y(g)))
-            .collect(),
-    }
-}
+/// The colours of a chart's lines, in order.
+const COLOURS: [RGBColor; 6] = [BLUE, GREEN, RED, MAGENTA, CYAN, BLACK];
 
-fn generation_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
-    let share = |n: usize, g: &GenerationStats| n as f64 / g.games.max(1) as f64;
-    Ok(vec![
-        line_chart(
-            "Fitness (wins - losses)",
-            (640, 300),
-            &[
-                series("max", BLUE, d, |g| g.fitness_max as f64),
-                series("mean", GREEN, d, |g| g.fitness_mean),
-                series("min", RED, d, |g| g.fitness_min as f64),
-            ],
-            None,
-        )?,
-        line_chart(
-            "Crossover rate pc (mean of the children)",
-            (640, 300),
-            &[series("pc", BLUE, d, |g| g.pc_mean)],
-            None,
-        )?,
-        line_chart(
-            "Mutation rate pm (mean of the children)",
-            (640, 300),
-            &[series("pm", RED, d, |g| g.pm_mean)],
-            None,
-        )?,
-        line_chart(
-            "Diversity (mean Hamming distance, genes)",
-            (640, 300),
-            &[series("diversity", MAGENTA, d, |g| g.diversity)],
-            None,
-        )?,
-        line_chart(
-            "Results (share of the generation's games)",
-            (640, 300),
-            &[
-                series("first player wins", RED, d, |g| share(g.red_wins, g)),
-                series("draws", BLACK, d, |g| share(g.draws, g)),
-                series("second player wins", BLUE, d, |g| share(g.black_wins, g)),
-            ],
-            None,
-        )?,
-        line_chart(
-            "Speed (games/s) and game length (plies)",
-            (640, 300),
-            &[
-                series("games/s", GREEN, d, |g| g.games_per_s),
-                series("mean plies", CYAN, d, |g| g.plies_mean),
-            ],
-            None,
-        )?,
-    ])
-}
-
-/// One chart per column of an SPSA or fitting run's steps.
+/// The method's charts of its rows; a method that names none gets one chart a column.
 fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
-    d.steps
-        .iter()
-        .map(|(name, points)| {
-            line_chart(
-                name,
-                (640, 300),
-                &[Series {
+    let column = |name: &str| d.steps.iter().find(|(n, _)| n == name).map(|(_, p)| p);
+    if d.method.charts.is_empty() {
+        return d
+            .steps
+            .iter()
+            .map(|(name, points)| {
+                let line = Series {
                     name: name.clone(),
                     color: BLUE,
                     points: points.clone(),
-                }],
-                None,
-            )
+                };
+                line_chart(name, (640, 300), &[line], None)
+            })
+            .collect();
+    }
+    d.method
+        .charts
+        .iter()
+        .map(|chart| {
+            let lines: Vec<Series> = chart
+                .lines
+                .iter()
+                .zip(COLOURS.iter().cycle())
+                .map(|(&(label, name, per), &color)| {
+                    let points = column(name).cloned().unwrap_or_default();
+                    let points = match per.and_then(column) {
+                        Some(whole) => points
+                            .iter()
+                            .zip(whole)
+                            .map(|(&(x, y), &(_, w))| (x, y / w.max(1.0)))
+                            .collect(),
+                        None => points,
+                    };
+                    Series {
+                        name: label.to_string(),
+                        color,
+                        points,
+                    }
+                })
+                .collect();
+            line_chart(chart.title, (640, 300), &lines, None)
         })
         .collect()
+}
+
+/// `word` with a capital first letter.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn chart_error(chart: &str) -> impl Fn(String) -> ReportError + '_ {

@@ -10,8 +10,8 @@
 
 use proptest::prelude::*;
 use qitune::amazons;
-use qitune::ga::config::Config;
 use qitune::params::{Params, WeightFile};
+use qitune::tune::config::Config;
 use qitune::xiangqi::eval::Weights;
 use qitune::xiangqi::protocol::Engine;
 use qitune::xiangqi::{Board, Move, Xiangqi};
@@ -156,7 +156,7 @@ proptest! {
         let text = mutate(&good, seed, edits);
         if let Ok(config) = serde_json::from_str::<Config>(&text) {
             if let Some(specs) = qitune::games::specs_for(&config.game) {
-                let _ = config.validate(std::path::Path::new("configs"), specs);
+                let _ = qitune::tune::methods::validate(&config, std::path::Path::new("configs"), specs);
             }
         }
     }

@@ -214,14 +214,17 @@ fn shipped_configurations_give_the_recorded_runs() {
             tune(&config, &parts, &["--threads", "1", "--generations", "2"]);
         }
         tune(&config, &parts, &["--threads", "1", "--resume"]);
-        let run_name = serde_json::from_str::<Value>(&std::fs::read_to_string(&config).unwrap())
-            .unwrap()["name"]
+        let run_name = serde_json::from_str::<Value>(&std::fs::read_to_string(&config).unwrap()).unwrap()
+            ["name"]
             .as_str()
             .unwrap()
             .to_string();
         let got = as_text(&run_files(&whole.join(&run_name), &whole));
         let resumed = as_text(&run_files(&parts.join(&run_name), &parts));
-        assert!(got == resumed, "{name}: 1 thread with a resume differs from 2 threads");
+        assert!(
+            got == resumed,
+            "{name}: 1 thread with a resume differs from 2 threads"
+        );
         check(name, &got);
         std::fs::remove_dir_all(&dir).unwrap();
     }

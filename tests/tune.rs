@@ -467,10 +467,11 @@ fn run_files(run: &Path) -> Vec<(String, String)> {
 }
 
 #[test]
-fn spsa_and_fitting_runs_resume_to_the_same_files_on_any_thread_count() {
+fn spsa_fitting_and_es_runs_resume_to_the_same_files_on_any_thread_count() {
     let dir = scratch("methods");
     for (method, settings) in [
         ("spsa", r#"{"iterations":6,"pairs":1}"#),
+        ("es", r#"{"pairs":3,"sigma":0.1}"#),
         (
             "texel",
             r#"{"games":12,"positions_per_game":4,"epochs":30,"holdout":0.25}"#,

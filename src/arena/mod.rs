@@ -93,18 +93,13 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
                 names: format!("{}, random:SEED", names.join(", ")),
             })
         }
-        None => load_weights::<G>(Path::new(spec)),
+        None => Ok(G::load_weights(Path::new(spec))?),
     }
 }
 
 /// The player `random:SEED`: every weight drawn at random from its range, reproducibly.
 pub fn random_weights<G: Game>(seed: u64) -> G::Weights {
     G::weights(&Params::random(G::specs(), &mut ChaCha8Rng::seed_from_u64(seed)))
-}
-
-/// Reads a weight file of game `G`, with a message naming what is wrong.
-pub fn load_weights<G: Game>(path: &Path) -> Result<G::Weights, ArenaError> {
-    Ok(G::weights(&Params::load(path, G::NAME, G::specs())?))
 }
 
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.

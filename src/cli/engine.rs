@@ -1,7 +1,7 @@
 //! `qitune engine`: the embedded engine over standard input and output (UCCI or UCI).
 
 use anyhow::Result;
-use qitune::arena::load_weights;
+use qitune::game::Game as _;
 use qitune::xiangqi::eval::Weights;
 use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::protocol::Engine;
@@ -18,7 +18,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let weights = match &args.weights {
-        Some(path) => load_weights::<XiangqiGame>(path)?,
+        Some(path) => XiangqiGame::load_weights(path)?,
         None => Weights::default(),
     };
     let mut engine = Engine::new(std::io::stdout(), weights);

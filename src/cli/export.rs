@@ -1,8 +1,8 @@
 //! `qitune export`: a generation's champion as a weight file for an engine.
 
 use anyhow::{Context, Result};
-use qitune::ga::run::{best_validation, existing_champion, last_champion, validations};
 use qitune::params::{Params, WeightFile};
+use qitune::tune::folder::{best_validation, existing_champion, last_champion, validations};
 use std::path::PathBuf;
 
 /// Write a run's champion (of the last generation, or of --gen) as a weight file that
@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> Result<()> {
-    args.run = qitune::ga::stages::run_folder(&args.run);
+    args.run = qitune::tune::stages::run_folder(&args.run);
     if !args.run.join("config.json").exists() {
         anyhow::bail!(
             "{} is not a run folder (it has no config.json)",

@@ -24,7 +24,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(out) = &args.out {
         super::check_new_file(out, args.force)?;
     }
-    let run = qitune::ga::stages::run_folder(&args.run);
+    let run = qitune::tune::stages::run_folder(&args.run);
     let path = qitune::report::write(&run, args.out.as_deref())?;
     println!("report: {}", path.display());
     Ok(())

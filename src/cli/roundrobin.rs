@@ -5,9 +5,9 @@ use anyhow::{bail, Context, Result};
 use qitune::amazons::game::AmazonsGame;
 use qitune::arena::rating::Crosstable;
 use qitune::arena::{self, Conditions, Fixture, Runner, Schedule};
-use qitune::ga::config::Config;
-use qitune::ga::run::existing_champion;
 use qitune::game::{Budget, Game, Player};
+use qitune::tune::config::Config;
+use qitune::tune::folder::existing_champion;
 use qitune::xiangqi::game::XiangqiGame;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -91,7 +91,7 @@ fn parse_gens(text: &str) -> Result<Gens, String> {
 }
 
 pub fn run(mut args: Args) -> Result<()> {
-    args.run = qitune::ga::stages::run_folder(&args.run);
+    args.run = qitune::tune::stages::run_folder(&args.run);
     let text = qitune::fsutil::read_text(&args.run.join("config.json"), qitune::fsutil::MAX_JSON_BYTES)
         .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
     let config: Config =
@@ -121,7 +121,7 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     for &g in &args.gens.0 {
         let path = existing_champion(&args.run, g)?;
         names.push(format!("gen-{g:04}"));
-        players.push(arena::load_weights::<G>(&path)?);
+        players.push(G::load_weights(&path)?);
     }
     for k in 1..=args.random {
         names.push(format!("random:{k}"));

@@ -4,10 +4,13 @@
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
-use qitune::ga::config::Method;
-use qitune::ga::run::{best_validation, validations, Run, StepRow, ValidationRow};
-use qitune::ga::stages::{stage_start, Plan};
 use qitune::game::Game;
+use qitune::tune::config::Config;
+use qitune::tune::folder::{best_validation, validations, RunError, ValidationRow};
+use qitune::tune::method::Method;
+use qitune::tune::methods::{with_method, WithMethod};
+use qitune::tune::run::Run;
+use qitune::tune::stages::{stage_start, Plan};
 use qitune::xiangqi::game::XiangqiGame;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -112,11 +115,9 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
             args.config.display()
         );
     }
-    #[cfg(not(feature = "mpi"))]
-    let _ = cluster;
     let parent = plan.parent_dir(&args.runs);
     if plan.staged && !args.resume && parent.exists() {
-        return Err(qitune::ga::run::RunError::Exists(parent).into());
+        return Err(RunError::Exists(parent).into());
     }
     if plan.staged && args.resume && !parent.is_dir() {
         anyhow::bail!("{} holds no run to resume", parent.display());
@@ -125,16 +126,10 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
     let mut previous: Option<PathBuf> = None;
     for (i, mut config) in plan.stages.into_iter().enumerate() {
         let dir = parent.join(&config.name);
-        let config_generations = config.generations;
         // A run in stages resumes the stages it has begun and begins the others.
+        let resume = args.resume && (!plan.staged || dir.exists());
         let mut start = String::new();
-        let mut run = if args.resume && (!plan.staged || dir.exists()) {
-            let run = Run::<G>::resume(&dir)?;
-            config.check_same_run(&run.config).map_err(|e| {
-                anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
-            })?;
-            run
-        } else {
+        if !resume {
             if let Some(before) = &previous {
                 let (generation, champion) = stage_start(before)?;
                 start = format!(
@@ -143,31 +138,73 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
                 );
                 config.base_weights = Some(champion.to_string_lossy().into_owned());
             }
-            let config_dir = args.config.parent().unwrap_or(Path::new("."));
-            Run::<G>::create(config, config_dir, &parent)?
-        };
-        previous = Some(dir);
-        if plan.staged && !args.quiet && !args.jsonl {
-            let method = format!("{:?}", run.config.method).to_lowercase();
-            println!("stage {} of {stages}: {method}{start}", i + 1);
         }
+        if plan.staged && !args.quiet && !args.jsonl {
+            println!("stage {} of {stages}: {}{start}", i + 1, config.method);
+        }
+        let method = config.method.clone();
+        let stage = Stage::<G> {
+            args: &args,
+            config,
+            dir: &dir,
+            parent: &parent,
+            resume,
+            cluster: cluster.as_ref(),
+            game: std::marker::PhantomData,
+        };
+        with_method(&method, stage)??;
+        previous = Some(dir);
+    }
+    Ok(())
+}
+
+/// One stage of a run (a run without stages is one), for the method it names.
+struct Stage<'a, G> {
+    args: &'a Args,
+    config: Config,
+    dir: &'a Path,
+    parent: &'a Path,
+    resume: bool,
+    cluster: Option<&'a Cluster>,
+    game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> WithMethod for Stage<'_, G> {
+    type Output = Result<()>;
+
+    fn call<M: Method>(self) -> Result<()> {
+        let Stage {
+            args, config, dir, ..
+        } = self;
+        let config_generations = config.generations;
+        let mut run = if self.resume {
+            let run = Run::<G, M>::resume(dir)?;
+            config.check_same_run(&run.config).map_err(|e| {
+                anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
+            })?;
+            run
+        } else {
+            let config_dir = args.config.parent().unwrap_or(Path::new("."));
+            Run::<G, M>::create(config, config_dir, self.parent)?
+        };
         #[cfg(feature = "mpi")]
-        if let Some(c) = &cluster {
+        if let Some(c) = self.cluster {
             run.distribute(c.clone());
         }
+        #[cfg(not(feature = "mpi"))]
+        let _ = self.cluster;
         // The target: --generations, else what the configuration asks for (also on a resume,
         // so that a run stopped early with --generations goes on to the configured end).
         let target = args.generations.unwrap_or(config_generations);
         if target != run.config.generations {
             run.set_generations(target)?;
         }
-        drive(&args, run)?;
+        drive(args, run)
     }
-    Ok(())
 }
 
 /// Plays `run` to its last generation with progress bars and lines, then sums it up.
-fn drive<G: Game>(args: &Args, mut run: Run<G>) -> Result<()> {
+fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -178,11 +215,7 @@ fn drive<G: Game>(args: &Args, mut run: Run<G>) -> Result<()> {
         MultiProgress::new()
     };
     let run_bar = bars.add(ProgressBar::new(target as u64));
-    let unit = if run.config.method == Method::Ga {
-        "generation"
-    } else {
-        "step"
-    };
+    let unit = M::INFO.unit;
     run_bar.set_style(
         ProgressStyle::with_template(&format!(
             "{:<11} {{bar:30}} {{pos}}/{{len}} {{msg}} [{{elapsed_precise}} eta {{eta}}]",
@@ -191,9 +224,6 @@ fn drive<G: Game>(args: &Args, mut run: Run<G>) -> Result<()> {
         .expect("template"),
     );
     run_bar.set_position(run.generation() as u64);
-    let m = run.config.population;
-    let n = run.config.groups;
-    let k = run.config.openings_per_pair;
     let games = run.games_per_step();
     let game_bar = bars.add(ProgressBar::new(games as u64));
     game_bar.set_style(
@@ -231,68 +261,12 @@ fn drive<G: Game>(args: &Args, mut run: Run<G>) -> Result<()> {
             .with_context(|| format!("cannot write {}", log_path.display()))
     };
     log_line(&header)?;
-    let group_sizes: Vec<usize> = (0..n).map(|k| (k + 1) * m / n - k * m / n).collect();
     while run.generation() < target {
         game_bar.reset();
         let report = run.step(threads, || game_bar.inc(1))?;
         run_bar.inc(1);
-        let mut lines = vec![match &report.stats {
-            StepRow::Ga(stats) => {
-                run_bar.set_message(format!(
-                    "best {} mean {:.1}",
-                    stats.fitness_max, stats.fitness_mean
-                ));
-                let chance = chance_fitness(&group_sizes, k, stats.draws as f64 / stats.games.max(1) as f64);
-                format!(
-                    "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
-                    stats.generation,
-                    stats.fitness_max,
-                    stats.fitness_mean,
-                    stats.fitness_min,
-                    stats.pc_mean,
-                    stats.pm_mean,
-                    stats.diversity,
-                    stats.games_per_s,
-                    if (stats.fitness_max as f64) <= chance {
-                        format!("  (best within chance: equal players reach about {chance:.0})")
-                    } else {
-                        String::new()
-                    }
-                )
-            }
-            StepRow::Spsa(r) => {
-                run_bar.set_message(format!("drift {:.2}%", 100.0 * r.drift));
-                format!(
-                    "step {:>4}: {} iterations  plus +{} ={} -{} minus  c {:.2}% of range  drift {:.2}%  {:.1} games/s",
-                    r.generation,
-                    r.iterations,
-                    r.plus_wins,
-                    r.draws,
-                    r.minus_wins,
-                    100.0 * r.c_share,
-                    100.0 * r.drift,
-                    r.games_per_s
-                )
-            }
-            StepRow::Texel(r) => {
-                run_bar.set_message(format!("held-out loss {:.5}", r.held_out));
-                format!(
-                    "step {:>4}: {} games, {} positions (+{} held out)  K {:.5}  loss {:.5} -> {:.5}  held-out {:.5} -> {:.5} (epoch {})  drift {:.2}%  {:.0} s",
-                    r.generation,
-                    r.games,
-                    r.positions,
-                    r.held_out_positions,
-                    r.k,
-                    r.loss_start,
-                    r.loss,
-                    r.held_out_start,
-                    r.held_out,
-                    r.best_epoch,
-                    100.0 * r.drift,
-                    r.seconds
-                )
-            }
-        }];
+        run_bar.set_message(run.method().progress(&report.stats));
+        let mut lines = vec![run.method().line(&report.stats)];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
         }
@@ -362,19 +336,4 @@ fn validation_text(v: &ValidationRow) -> String {
         v.losses,
         100.0 * v.los
     )
-}
-
-/// The best fitness that equally strong players reach by chance: in a group of s, each plays
-/// 2k(s-1) games worth +1, 0 or -1 (k openings a pair), so a fitness has standard deviation
-/// sqrt(2k(s-1)(1-d)) at draw rate d, and the best of s is about sqrt(2 ln s) deviations
-/// above zero.
-fn chance_fitness(group_sizes: &[usize], openings_per_pair: usize, draw_rate: f64) -> f64 {
-    group_sizes
-        .iter()
-        .filter(|&&s| s >= 2)
-        .map(|&s| {
-            let sd = (2.0 * openings_per_pair as f64 * (s as f64 - 1.0) * (1.0 - draw_rate)).sqrt();
-            sd * (2.0 * (s as f64).ln()).sqrt()
-        })
-        .fold(0.0, f64::max)
 }

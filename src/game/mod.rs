@@ -76,6 +76,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A parameter's meaning in one line (`qitune params`).
     fn describe(name: &str) -> String;
     fn weights(params: &Params) -> Self::Weights;
+    /// The weights of a weight file of this game, with a message naming what is wrong.
+    fn load_weights(path: &std::path::Path) -> Result<Self::Weights, crate::params::LoadError> {
+        Ok(Self::weights(&Params::load(path, Self::NAME, Self::specs())?))
+    }
     /// The names of [`Game::named_player`]'s players.
     const PLAYER_NAMES: &'static [&'static str] = &[];
     /// Built-in players besides `default` and `random:SEED` (Xiangqi: `material`).

@@ -11,6 +11,7 @@ use super::search::{mate_in_moves, Info, Limits, SearchResult, Signals};
 use super::smp::{Pool, MAX_THREADS};
 use super::time::TimeControl;
 use super::Move;
+use crate::game::Game as _;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -220,18 +221,16 @@ impl<W: Write + Send + 'static> Engine<W> {
             },
             "ponder" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
             "newgame" => self.new_game(),
-            "weightsfile" | "weights" => {
-                match crate::arena::load_weights::<XiangqiGame>(Path::new(value.trim())) {
-                    Ok(w) => {
-                        if let Some(s) = &mut self.searcher {
-                            s.set_weights(w);
-                            s.clear();
-                        }
-                        self.weights_file = Some(value.trim().to_string());
+            "weightsfile" | "weights" => match XiangqiGame::load_weights(Path::new(value.trim())) {
+                Ok(w) => {
+                    if let Some(s) = &mut self.searcher {
+                        s.set_weights(w);
+                        s.clear();
                     }
-                    Err(e) => self.error(&e.to_string()),
+                    self.weights_file = Some(value.trim().to_string());
                 }
-            }
+                Err(e) => self.error(&e.to_string()),
+            },
             "" => self.error("setoption needs an option name"),
             other => self.error(&format!("unknown option '{other}'")),
         }

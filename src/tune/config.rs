@@ -1,6 +1,5 @@
 //! Tuning-run configurations (JSON), validated before any work starts.
 
-use super::genome::{Encoding, Rates};
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -28,38 +27,28 @@ pub(crate) fn memory_limit() -> u64 {
 /// beyond what tuning games use, and small enough that a generation always ends.
 pub const MAX_NODES: u64 = 100_000_000;
 
-/// A tuning run's configuration.
+/// A tuning run's configuration: what every method shares, and the method's own keys.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Config {
     /// The run's name: its folder is `runs/<name>`.
     pub name: String,
     #[serde(default = "default_game")]
     pub game: String,
     pub seed: u64,
-    /// How the weights are tuned: the adaptive GA (default), SPSA, or a fit on the positions
-    /// of self-play games.
-    #[serde(default)]
-    pub method: Method,
-    /// GA: m, the individuals per generation.
-    #[serde(default)]
-    pub population: usize,
-    /// GA: n, the groups each generation is split into (each group's champion survives).
-    #[serde(default)]
-    pub groups: usize,
-    /// Steps of the run: GA generations, SPSA batches of iterations, or rounds of
-    /// self-play and fitting. Each step ends with a champion file and a CSV row.
+    /// How the weights are tuned: a name in the registry ([`super::methods`]); the adaptive
+    /// GA by default.
+    #[serde(default = "default_method")]
+    pub method: String,
+    /// Steps of the run: GA generations, SPSA batches of iterations, rounds of self-play and
+    /// fitting. Each step ends with a champion file and a CSV row.
     pub generations: usize,
-    /// Parameters to evolve: names, patterns with `*` (`mobility_*`, `*_eg`), or `all`; the
+    /// Parameters to tune: names, patterns with `*` (`mobility_*`, `*_eg`), or `all`; the
     /// rest stay at the base.
     pub evolve: Vec<String>,
-    /// How the first population is made.
+    /// Where the tuned values start.
     #[serde(default)]
     pub init: Init,
-    /// Chance per gene of a flip when the first population is made around given weights.
-    #[serde(default = "default_spread")]
-    pub init_spread: f64,
-    /// Weight file for the parameters that do not evolve (and for `init: weights`);
+    /// Weight file for the parameters that are not tuned (and for `init: weights`);
     /// default: the built-in weights.
     #[serde(default)]
     pub base_weights: Option<String>,
@@ -68,48 +57,13 @@ pub struct Config {
     pub max_plies: usize,
     /// Match conditions, changing at the given generations (the paper's environment change).
     pub environments: Vec<Environment>,
-    #[serde(default)]
-    pub rates: Rates,
-    /// How genes spell a parameter: `binary` (the paper's) or `gray`.
-    #[serde(default)]
-    pub encoding: Encoding,
-    /// Openings each pair of a group plays, each with both colours (the paper: 1). More
-    /// games per pairing make fitness less noisy.
-    #[serde(default = "one")]
-    pub openings_per_pair: usize,
-    /// A child identical to an individual already in the next generation is mutated until
-    /// it differs, so that the population does not fill with clones.
-    #[serde(default)]
-    pub unique: bool,
-    /// Survivors keep their results: champions are chosen on every game an individual has
-    /// played while it survived, shrunk towards an even score (see `ga::run::PRIOR_GAMES`),
-    /// so that a newcomer's lucky generation does not displace a measured incumbent.
-    #[serde(default)]
-    pub carry: bool,
     /// Games of the run's best against a fixed anchor on held-out positions, every so many
     /// generations: the run's honest measure of progress.
     #[serde(default)]
     pub validation: Option<Validation>,
-    /// SPSA's settings (`method: spsa`).
-    #[serde(default)]
-    pub spsa: Option<crate::spsa::SpsaConfig>,
-    /// The fit's settings (`method: texel`).
-    #[serde(default)]
-    pub texel: Option<crate::texel::TexelConfig>,
-}
-
-/// A tuning method.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// The adaptive genetic algorithm (seed 003).
-    #[default]
-    Ga,
-    /// Simultaneous perturbation stochastic approximation: all weights perturbed at once,
-    /// the two perturbed sets play each other.
-    Spsa,
-    /// Logistic regression of the evaluation on the outcomes of self-play games.
-    Texel,
+    /// Every other key: the method's own settings, which the method reads and checks.
+    #[serde(flatten)]
+    pub settings: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Validation inside a run: every `every` generations (and at the last), the generation's
@@ -157,63 +111,40 @@ pub enum Init {
     Weights,
 }
 
-fn one() -> usize {
-    1
-}
 fn default_game() -> String {
     "xiangqi".to_string()
 }
-fn default_spread() -> f64 {
-    0.05
+fn default_method() -> String {
+    "ga".to_string()
 }
 fn default_max_plies() -> usize {
     crate::arena::DEFAULT_MAX_PLIES
 }
 
+/// Refuses a step of `games` games that cannot be held in memory: a step's games are all
+/// scheduled and kept at once. `why` names the keys that make them.
+pub fn check_memory(games: u128, why: &str) -> Result<(), ConfigError> {
+    let needed = games.saturating_mul(BYTES_PER_GAME as u128);
+    if needed > memory_limit() as u128 {
+        return Err(ConfigError::Invalid(format!(
+            "{why} {games} games a step, about {} MiB to hold, more than the {} MiB this machine offers; ask for fewer",
+            needed >> 20,
+            memory_limit() >> 20
+        )));
+    }
+    Ok(())
+}
+
 impl Config {
-    /// Checks everything that can be checked before the run starts.
+    /// Checks what every method shares before the run starts (the method checks its own
+    /// keys: [`super::methods::validate`] does both).
     pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), ConfigError> {
         check_name(&self.name)?;
         if crate::games::specs_for(&self.game).is_none() {
             return Err(ConfigError::UnknownGame(self.game.clone()));
         }
-        match self.method {
-            Method::Ga => self.validate_ga()?,
-            Method::Spsa => self
-                .spsa
-                .as_ref()
-                .ok_or_else(|| {
-                    ConfigError::Invalid("method = \"spsa\" needs an \"spsa\" section".to_string())
-                })?
-                .validate()?,
-            Method::Texel => self
-                .texel
-                .as_ref()
-                .ok_or_else(|| {
-                    ConfigError::Invalid("method = \"texel\" needs a \"texel\" section".to_string())
-                })?
-                .validate(self.generations)?,
-        }
         if self.generations == 0 {
             return Err(ConfigError::Invalid("generations must be at least 1".to_string()));
-        }
-        // A step's games are all scheduled and kept at once: refuse what cannot fit.
-        let games = self.games_per_generation();
-        let needed = games.saturating_mul(BYTES_PER_GAME as u128);
-        if needed > memory_limit() as u128 {
-            let why = match self.method {
-                Method::Ga => format!(
-                    "population = {} in groups = {} with openings_per_pair = {} makes",
-                    self.population, self.groups, self.openings_per_pair
-                ),
-                Method::Spsa => "spsa.iterations with spsa.pairs make".to_string(),
-                Method::Texel => "texel.games makes".to_string(),
-            };
-            return Err(ConfigError::Invalid(format!(
-                "{why} {games} games a step, about {} MiB to hold, more than the {} MiB this machine offers; ask for fewer",
-                needed >> 20,
-                memory_limit() >> 20
-            )));
         }
         if self.max_plies == 0 {
             return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
@@ -267,69 +198,6 @@ impl Config {
         Ok(())
     }
 
-    /// The GA's own settings.
-    fn validate_ga(&self) -> Result<(), ConfigError> {
-        if self.groups < 2 {
-            return Err(ConfigError::Invalid(format!(
-                "groups = {}: at least 2, so that children have two champion parents",
-                self.groups
-            )));
-        }
-        if self.population > 100_000 {
-            return Err(ConfigError::Invalid(format!(
-                "population = {} is more than the 100,000 a run can hold",
-                self.population
-            )));
-        }
-        // Compared by division: 2 * groups overflows for absurd group counts.
-        if self.groups > self.population / 2 {
-            return Err(ConfigError::Invalid(format!(
-                "groups = {} is too many for population = {}: every group needs at least 2 individuals",
-                self.groups, self.population
-            )));
-        }
-        if !(0.0..=1.0).contains(&self.init_spread) {
-            return Err(ConfigError::Invalid(format!(
-                "init_spread = {} must lie in [0, 1]",
-                self.init_spread
-            )));
-        }
-        let r = self.rates;
-        for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ConfigError::Invalid(format!(
-                    "rates.{name} = {v} must lie in [0, 1]"
-                )));
-            }
-        }
-        if !(1..=100).contains(&self.openings_per_pair) {
-            return Err(ConfigError::Invalid(format!(
-                "openings_per_pair = {} must be from 1 to 100",
-                self.openings_per_pair
-            )));
-        }
-        Ok(())
-    }
-
-    /// Games a step plays. GA: in a group of s, every pair plays two games per opening.
-    /// SPSA: each iteration's game pairs. Texel: the self-play games.
-    pub fn games_per_generation(&self) -> u128 {
-        match self.method {
-            Method::Ga => {
-                let (m, n) = (self.population as u128, self.groups.max(1) as u128);
-                (0..n)
-                    .map(|g| (g + 1) * m / n - g * m / n)
-                    .map(|s| s * s.saturating_sub(1) * self.openings_per_pair as u128)
-                    .sum()
-            }
-            Method::Spsa => self
-                .spsa
-                .as_ref()
-                .map_or(0, |c| 2 * c.iterations as u128 * c.pairs as u128),
-            Method::Texel => self.texel.as_ref().map_or(0, |c| c.games as u128),
-        }
-    }
-
     /// The spec indices of the evolved parameters, in spec order, without repeats.
     pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, ConfigError> {
         let mut chosen = vec![false; specs.len()];
@@ -369,65 +237,36 @@ impl Config {
 
     /// Checks that this configuration describes the run that `started` began (everything but
     /// the number of generations and where files are found), naming the first difference.
+    /// Both configurations' settings are as their method reads them, defaults filled in.
     pub fn check_same_run(&self, started: &Config) -> Result<(), ConfigError> {
-        let differ = |key: &'static str| Err(ConfigError::Differs(key));
-        if self.name != started.name {
-            return differ("name");
-        }
-        if self.game != started.game {
-            return differ("game");
-        }
-        if self.seed != started.seed {
-            return differ("seed");
-        }
-        if self.method != started.method {
-            return differ("method");
-        }
-        if self.spsa != started.spsa {
-            return differ("spsa");
-        }
-        if self.texel != started.texel {
-            return differ("texel");
-        }
-        if self.population != started.population {
-            return differ("population");
-        }
-        if self.groups != started.groups {
-            return differ("groups");
-        }
-        if self.evolve != started.evolve {
-            return differ("evolve");
-        }
-        if self.init != started.init || self.init_spread != started.init_spread {
-            return differ("init");
-        }
-        if self.max_plies != started.max_plies {
-            return differ("max_plies");
-        }
-        if self.rates != started.rates {
-            return differ("rates");
-        }
-        if self.encoding != started.encoding {
-            return differ("encoding");
-        }
-        if self.openings_per_pair != started.openings_per_pair {
-            return differ("openings_per_pair");
-        }
-        if self.unique != started.unique {
-            return differ("unique");
-        }
+        let differ = |key: String| Err(ConfigError::Differs(key));
         let schedule = |c: &Config| {
             c.environments
                 .iter()
                 .map(|e| (e.from_generation, e.nodes))
                 .collect::<Vec<_>>()
         };
-        if schedule(self) != schedule(started) {
-            return differ("environments");
-        }
         let validation = |c: &Config| c.validation.as_ref().map(|v| (v.every, v.games, v.nodes));
-        if validation(self) != validation(started) {
-            return differ("validation");
+        for (key, same) in [
+            ("name", self.name == started.name),
+            ("game", self.game == started.game),
+            ("seed", self.seed == started.seed),
+            ("method", self.method == started.method),
+            ("evolve", self.evolve == started.evolve),
+            ("init", self.init == started.init),
+            ("max_plies", self.max_plies == started.max_plies),
+            ("environments", schedule(self) == schedule(started)),
+            ("validation", validation(self) == validation(started)),
+        ] {
+            if !same {
+                return differ(key.to_string());
+            }
+        }
+        let keys = self.settings.keys().chain(started.settings.keys());
+        for key in keys {
+            if self.settings.get(key) != started.settings.get(key) {
+                return differ(key.clone());
+            }
         }
         Ok(())
     }
@@ -509,10 +348,12 @@ pub enum ConfigError {
     Stage { stage: usize, source: Box<ConfigError> },
     #[error("game '{0}' is unknown (xiangqi or amazons)")]
     UnknownGame(String),
+    #[error("method '{0}' is unknown ({1})")]
+    UnknownMethod(String, String),
     #[error("evolve: unknown parameter '{0}'")]
     UnknownParameter(String),
     #[error("'{0}' differs from the run's saved configuration")]
-    Differs(&'static str),
+    Differs(String),
     /// A value out of its range or inconsistent with another, in words that name the key.
     #[error("{0}")]
     Invalid(String),
@@ -614,7 +455,6 @@ mod tests {
         let c = config(OK).unwrap();
         let evolved = c.evolved(specs()).unwrap();
         assert_eq!(evolved.len(), 1 + 50);
-        assert_eq!(c.rates, Rates::default());
         assert_eq!(c.environment(3).nodes, 300);
     }
 
@@ -640,20 +480,14 @@ mod tests {
     #[test]
     fn each_mistake_is_named() {
         let bad = |from: &str, to: &str| config(&OK.replace(from, to)).unwrap_err();
-        assert!(bad(r#""groups":2"#, r#""groups":5"#).contains("too many for population = 8"));
-        assert!(bad(r#""groups":2"#, r#""groups":1"#).contains("at least 2"));
         assert!(bad(r#""rook""#, r#""rokk""#).contains("unknown parameter 'rokk'"));
         assert!(bad(r#""rook""#, r#""king""#).contains("'king' is fixed"));
-        assert!(bad(r#""seed":1"#, r#""seed":1,"colour":2"#).contains("unknown field `colour`"));
         assert!(
             bad("positions/xiangqi-middlegames.epd", "no/such.epd").contains("'no/such.epd' does not exist")
         );
         assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes = 0 must be from 1"));
         assert!(
             bad(r#""nodes":300"#, r#""nodes":9223372036854775808"#).contains("nodes = 9223372036854775808")
-        );
-        assert!(
-            bad(r#""groups":2"#, r#""groups":9223372036854775808"#).contains("too many for population = 8")
         );
         assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
         assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));

@@ -3,7 +3,7 @@
 //! previous stage's best (for example the GA from the hand-set weights, then SPSA).
 
 use super::config::{check_name, Config, ConfigError};
-use super::run::{best_validation, last_champion, validations, RunError};
+use super::folder::{best_validation, existing_champion, last_champion, validations, RunError};
 use std::path::{Path, PathBuf};
 
 /// Keys a stage may not set: they belong to the whole run, or (after the first stage) the
@@ -130,12 +130,12 @@ impl Plan {
     }
 }
 
-/// `config` once checked against its game's parameters, paths relative to `base_dir`.
+/// `config` once checked against its game's parameters and its method, paths relative to
+/// `base_dir`.
 fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {
     let specs =
         crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))?;
-    config.validate(base_dir, specs)?;
-    Ok(config)
+    super::methods::validate(&config, base_dir, specs)
 }
 
 /// Where the stage after the run in `dir` starts: its best validated champion, else its
@@ -149,7 +149,7 @@ pub fn stage_start(dir: &Path) -> Result<(usize, PathBuf), RunError> {
             reason: "the stage has no champion to start the next one from".to_string(),
         })?,
     };
-    Ok((generation, super::run::existing_champion(dir, generation)?))
+    Ok((generation, existing_champion(dir, generation)?))
 }
 
 /// The run folder that `dir` names: `dir` itself, or for a run in stages its latest stage

@@ -1,4 +1,5 @@
-//! Fitting the evaluation on the positions of self-play games ("Texel tuning").
+//! The fit's data and arithmetic: data files of games, quiet positions sampled as sparse rows,
+//! and the logistic fit.
 //!
 //! The evaluation is linear in its weights ([`Game::features`]), so predicting a game's
 //! outcome from a position by `σ(K × eval)` and minimising the logistic loss over many
@@ -13,6 +14,7 @@
 
 use crate::game::{Game, GameRecord, Seat};
 use crate::params::Spec;
+use crate::tune::config::{memory_limit, ConfigError};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -72,8 +74,8 @@ pub const BYTES_PER_POSITION: u64 = 800;
 
 impl TexelConfig {
     /// Checks the settings' ranges; `steps` is the run's length (for the memory estimate).
-    pub fn validate(&self, steps: usize) -> Result<(), crate::ga::config::ConfigError> {
-        let invalid = |m: String| Err(crate::ga::config::ConfigError::Invalid(format!("texel.{m}")));
+    pub fn validate(&self, steps: usize) -> Result<(), ConfigError> {
+        let invalid = |m: String| Err(ConfigError::Invalid(format!("texel.{m}")));
         if self.games < 2 || self.games % 2 == 1 || self.games > 10_000_000 {
             return invalid(format!(
                 "games = {} must be an even number from 2 to 10000000 (each opening with both colours)",
@@ -107,7 +109,7 @@ impl TexelConfig {
         let steps = self.window.unwrap_or(steps).min(steps) as u128;
         let positions = steps * self.games as u128 * self.positions_per_game as u128;
         let needed = positions.saturating_mul(BYTES_PER_POSITION as u128);
-        let limit = crate::ga::config::memory_limit();
+        let limit = memory_limit();
         if needed > limit as u128 {
             return invalid(format!(
                 "games × positions_per_game × {steps} steps of data is up to {positions} positions, about {} MiB to fit, more than the {} MiB this machine offers; lower them or set a window",
@@ -486,7 +488,7 @@ mod tests {
             .map(|n| specs.iter().position(|s| s.name == *n).unwrap())
             .collect();
         let truth: Vec<i32> = crate::params::Params::defaults(specs).values().to_vec();
-        let text = include_str!("../positions/xiangqi-middlegames.epd");
+        let text = include_str!("../../../positions/xiangqi-middlegames.epd");
         let boards: Vec<_> = text
             .lines()
             .filter(|l| !l.starts_with('#'))

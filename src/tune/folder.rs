@@ -1,0 +1,214 @@
+//! A run folder's files: the CSV rows, the champions and the validations, read and written
+//! the same way for every method, and the errors a run can meet.
+
+use super::config::ConfigError;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Why a run could not start, resume or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("run folder {} already exists: resume it with --resume, or give the run another name", .0.display())]
+    Exists(PathBuf),
+    #[error("{} is a run of {found}, not {expected}", dir.display())]
+    WrongGame {
+        dir: PathBuf,
+        found: String,
+        expected: &'static str,
+    },
+    #[error("{} has no champion of generation {generation} ({} is missing)", dir.display(), path.display())]
+    NoChampion {
+        dir: PathBuf,
+        generation: usize,
+        path: PathBuf,
+    },
+    #[error("{}: {reason}", path.display())]
+    State { path: PathBuf, reason: String },
+    #[error("{}: {source}", path.display())]
+    Json {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Csv { path: PathBuf, source: csv::Error },
+    #[error("cannot write or read {}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Weights(#[from] crate::params::LoadError),
+    #[error(transparent)]
+    Arena(#[from] crate::arena::ArenaError),
+    /// A method's own failure (its data files, its fit).
+    #[error(transparent)]
+    Method(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// An I/O error on `path`.
+pub fn io(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
+    move |source| RunError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The file of the validations.
+pub const VALIDATION_CSV: &str = "validation.csv";
+pub const VALIDATION_COLUMNS: [&str; 10] = [
+    "generation",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "elo",
+    "elo_low",
+    "elo_high",
+    "los",
+];
+
+/// One validation (a row of validation.csv): the generation's champion against the anchor
+/// on held-out positions, from the champion's point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValidationRow {
+    pub generation: usize,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    /// Elo against the anchor and its 95% interval (empty where unbounded: a score of 0 or 1).
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+    /// Likelihood of superiority over the anchor.
+    pub los: f64,
+}
+
+impl super::method::Row for ValidationRow {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
+/// The rows of a run's CSV file.
+pub fn read_rows<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, RunError> {
+    let csv_error = |source| RunError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(csv_error)?;
+    reader.deserialize().collect::<Result<_, _>>().map_err(csv_error)
+}
+
+/// Writes a CSV file of `rows` under `columns` (the header alone when there are none),
+/// atomically.
+pub fn write_rows<T: Serialize>(path: &Path, columns: &[&str], rows: &[T]) -> Result<(), RunError> {
+    let csv_error = |source| RunError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.write_record(columns).map_err(csv_error)?;
+    for r in rows {
+        writer.serialize(r).map_err(csv_error)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| io(path)(e.into_error()))?;
+    crate::fsutil::write_atomic(path, &bytes).map_err(io(path))
+}
+
+/// A named column of a CSV file as (step, value) points.
+pub type Column = (String, Vec<(f64, f64)>);
+
+/// A run's step rows (whatever its method) as series: each column but the first against the
+/// step.
+pub fn step_columns(path: &Path) -> Result<Vec<Column>, RunError> {
+    let csv_error = |source| RunError::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(csv_error)?;
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(csv_error)?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let mut columns: Vec<Column> = header.iter().skip(1).map(|h| (h.clone(), Vec::new())).collect();
+    for record in reader.records() {
+        let record = record.map_err(csv_error)?;
+        let number = |i: usize| record.get(i).and_then(|v| v.parse::<f64>().ok());
+        let Some(step) = number(0) else {
+            return Err(RunError::State {
+                path: path.to_path_buf(),
+                reason: format!("a row without a step number: {record:?}"),
+            });
+        };
+        for (c, (_, points)) in columns.iter_mut().enumerate() {
+            if let Some(y) = number(c + 1) {
+                points.push((step, y));
+            }
+        }
+    }
+    Ok(columns)
+}
+
+/// A run folder's validations, in generation order (none when it validates nothing).
+pub fn validations(dir: &Path) -> Result<Vec<ValidationRow>, RunError> {
+    let path = dir.join(VALIDATION_CSV);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    read_rows(&path)
+}
+
+/// The best validation: the highest Elo (a perfect score above all); ties go to the later.
+pub fn best_validation(rows: &[ValidationRow]) -> Option<&ValidationRow> {
+    let key = |v: &ValidationRow| {
+        v.elo.unwrap_or(if v.score >= 1.0 {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        })
+    };
+    rows.iter()
+        .reduce(|best, v| if key(v) >= key(best) { v } else { best })
+}
+
+/// The champion file of `generation` in a run folder.
+pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
+    dir.join("champions").join(format!("gen-{generation:04}.json"))
+}
+
+/// The champion file of `generation` in a run folder, or why there is none.
+pub fn existing_champion(dir: &Path, generation: usize) -> Result<PathBuf, RunError> {
+    let path = champion_path(dir, generation);
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(RunError::NoChampion {
+            dir: dir.to_path_buf(),
+            generation,
+            path,
+        })
+    }
+}
+
+/// The last generation with a champion file in a run folder.
+pub fn last_champion(dir: &Path) -> Option<usize> {
+    std::fs::read_dir(dir.join("champions"))
+        .ok()?
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_prefix("gen-")?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        })
+        .max()
+}

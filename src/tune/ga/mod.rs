@@ -1,0 +1,592 @@
+//! The adaptive genetic algorithm (seed 003): a population of binary chromosomes, fitness
+//! from round robins in groups, each group's champion surviving (elitism), children of two
+//! champions by uniform crossover and bit-flip mutation at rates that adapt to fitness.
+
+pub mod genome;
+
+use super::config::{Config, ConfigError, Init};
+use super::folder::RunError;
+use super::method::{stream, Batch, Chart, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS, START};
+use crate::arena::{tally_players, Fixture};
+use crate::game::{Game, GameRecord, Seat};
+use crate::params::{Params, Spec};
+use genome::{hamming, mutate, Encoding, Genome, Layout, Rates};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The GA's keys of a run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GaSettings {
+    /// m, the individuals per generation.
+    #[serde(default)]
+    pub population: usize,
+    /// n, the groups each generation is split into (each group's champion survives).
+    #[serde(default)]
+    pub groups: usize,
+    /// Chance per gene of a flip when the first population is made around given weights.
+    #[serde(default = "default_spread")]
+    pub init_spread: f64,
+    #[serde(default)]
+    pub rates: Rates,
+    /// How genes spell a parameter: `binary` (the paper's) or `gray`.
+    #[serde(default)]
+    pub encoding: Encoding,
+    /// Openings each pair of a group plays, each with both colours (the paper: 1). More
+    /// games per pairing make fitness less noisy.
+    #[serde(default = "one")]
+    pub openings_per_pair: usize,
+    /// A child identical to an individual already in the next generation is mutated until
+    /// it differs, so that the population does not fill with clones.
+    #[serde(default)]
+    pub unique: bool,
+    /// Survivors keep their results: champions are chosen on every game an individual has
+    /// played while it survived, shrunk towards an even score ([`PRIOR_GAMES`]), so that a
+    /// newcomer's lucky generation does not displace a measured incumbent.
+    #[serde(default)]
+    pub carry: bool,
+}
+
+fn one() -> usize {
+    1
+}
+fn default_spread() -> f64 {
+    0.05
+}
+
+/// The GA's state: the population that enters the next generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GaState {
+    /// One string of 0/1 genes an individual.
+    pub population: Vec<String>,
+    /// With `carry`: what each individual of `population` has scored while it survived
+    /// (children start empty). Empty without `carry`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<Record>,
+}
+
+/// Games an individual has played and its wins minus losses in them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub points: i64,
+    pub games: u64,
+}
+
+/// With `carry`, a selection score counts this many even games besides an individual's own:
+/// one good generation of a newcomer (a few games) weighs less than a long record.
+pub const PRIOR_GAMES: u64 = 20;
+
+impl Record {
+    /// The selection score: wins minus losses per game, shrunk towards 0 by
+    /// [`PRIOR_GAMES`], in thousandths.
+    pub fn score(self) -> i32 {
+        (1000 * self.points / (self.games + PRIOR_GAMES) as i64) as i32
+    }
+}
+
+/// One generation's figures (a row of generations.csv).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationStats {
+    pub generation: usize,
+    pub fitness_max: i32,
+    pub fitness_mean: f64,
+    pub fitness_min: i32,
+    pub pc_mean: f64,
+    pub pm_mean: f64,
+    /// Mean Hamming distance between the generation's individuals.
+    pub diversity: f64,
+    pub games: usize,
+    pub red_wins: usize,
+    pub draws: usize,
+    pub black_wins: usize,
+    pub plies_mean: f64,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub games_per_s: f64,
+}
+
+impl Row for GenerationStats {
+    fn generation(&self) -> usize {
+        self.generation
+    }
+}
+
+/// The stream purpose of breeding.
+const BREEDING: u64 = 3;
+
+/// The adaptive GA of a run.
+pub struct Ga {
+    settings: GaSettings,
+    layout: Layout,
+}
+
+/// A generation's players and games, between asking and being told.
+pub struct Pending {
+    population: Vec<Genome>,
+    params: Vec<Params>,
+    groups: Vec<Vec<usize>>,
+    fixtures: Vec<Fixture>,
+}
+
+impl Method for Ga {
+    type Settings = GaSettings;
+    type State = GaState;
+    type Row = GenerationStats;
+    type Pending = Pending;
+
+    const INFO: Info = Info {
+        name: "ga",
+        keys: &[
+            "population",
+            "groups",
+            "init_spread",
+            "rates",
+            "encoding",
+            "openings_per_pair",
+            "unique",
+            "carry",
+        ],
+        unit: "generation",
+        csv: "generations.csv",
+        columns: &[
+            "generation",
+            "fitness_max",
+            "fitness_mean",
+            "fitness_min",
+            "pc_mean",
+            "pm_mean",
+            "diversity",
+            "games",
+            "red_wins",
+            "draws",
+            "black_wins",
+            "plies_mean",
+            "nodes",
+            "seconds",
+            "games_per_s",
+        ],
+        charts: &[
+            Chart {
+                title: "Fitness (wins - losses)",
+                lines: &[
+                    ("max", "fitness_max", None),
+                    ("mean", "fitness_mean", None),
+                    ("min", "fitness_min", None),
+                ],
+            },
+            Chart {
+                title: "Crossover rate pc (mean of the children)",
+                lines: &[("pc", "pc_mean", None)],
+            },
+            Chart {
+                title: "Mutation rate pm (mean of the children)",
+                lines: &[("pm", "pm_mean", None)],
+            },
+            Chart {
+                title: "Diversity (mean Hamming distance, genes)",
+                lines: &[("diversity", "diversity", None)],
+            },
+            Chart {
+                title: "Results (share of the generation's games)",
+                lines: &[
+                    ("first player wins", "red_wins", Some("games")),
+                    ("draws", "draws", Some("games")),
+                    ("second player wins", "black_wins", Some("games")),
+                ],
+            },
+            Chart {
+                title: "Speed (games/s) and game length (plies)",
+                lines: &[
+                    ("games/s", "games_per_s", None),
+                    ("mean plies", "plies_mean", None),
+                ],
+            },
+        ],
+    };
+
+    fn validate(s: &GaSettings, config: &Config, specs: &[Spec]) -> Result<(), ConfigError> {
+        let invalid = |m: String| Err(ConfigError::Invalid(m));
+        if s.groups < 2 {
+            return invalid(format!(
+                "groups = {}: at least 2, so that children have two champion parents",
+                s.groups
+            ));
+        }
+        if s.population > 100_000 {
+            return invalid(format!(
+                "population = {} is more than the 100,000 a run can hold",
+                s.population
+            ));
+        }
+        // Compared by division: 2 * groups overflows for absurd group counts.
+        if s.groups > s.population / 2 {
+            return invalid(format!(
+                "groups = {} is too many for population = {}: every group needs at least 2 individuals",
+                s.groups, s.population
+            ));
+        }
+        if !(0.0..=1.0).contains(&s.init_spread) {
+            return invalid(format!("init_spread = {} must lie in [0, 1]", s.init_spread));
+        }
+        let r = s.rates;
+        for (name, v) in [("pc1", r.pc1), ("pc2", r.pc2), ("pm1", r.pm1), ("pm2", r.pm2)] {
+            if !(0.0..=1.0).contains(&v) {
+                return invalid(format!("rates.{name} = {v} must lie in [0, 1]"));
+            }
+        }
+        if !(1..=100).contains(&s.openings_per_pair) {
+            return invalid(format!(
+                "openings_per_pair = {} must be from 1 to 100",
+                s.openings_per_pair
+            ));
+        }
+        let genes: usize = config
+            .evolved(specs)?
+            .iter()
+            .map(|&i| specs[i].bits as usize)
+            .sum();
+        if s.unique && genes < 20 && (1usize << genes) < s.population {
+            return invalid(format!(
+                "unique: {genes} genes make only {} different individuals, fewer than population = {}",
+                1usize << genes,
+                s.population
+            ));
+        }
+        Ok(())
+    }
+
+    /// In a group of s, every pair plays two games per opening.
+    fn games_per_step(s: &GaSettings) -> u128 {
+        let (m, n) = (s.population as u128, s.groups.max(1) as u128);
+        (0..n)
+            .map(|g| (g + 1) * m / n - g * m / n)
+            .map(|size| size * size.saturating_sub(1) * s.openings_per_pair as u128)
+            .sum()
+    }
+
+    fn new(settings: GaSettings, setup: &Setup) -> Result<Ga, RunError> {
+        let layout = Layout::new(setup.specs, setup.tuned.to_vec())
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?
+            .with_encoding(settings.encoding);
+        Ok(Ga { settings, layout })
+    }
+
+    fn start(&self, setup: &Setup) -> GaState {
+        let mut rng = stream(setup.seed, 0, START);
+        let around = match setup.init {
+            Init::Random => None,
+            Init::Defaults => Some(self.layout.encode(&Params::defaults(setup.specs))),
+            Init::Weights => Some(self.layout.encode(setup.base)),
+        };
+        let population: Vec<Genome> = (0..self.settings.population)
+            .map(|i| match &around {
+                None => (0..self.layout.len()).map(|_| rng.gen_range(0..=1)).collect(),
+                // The first individual is the given weights exactly; the others are mutants.
+                Some(g) if i == 0 => g.clone(),
+                Some(g) => {
+                    let mut m = g.clone();
+                    mutate(&mut m, self.settings.init_spread, &mut rng);
+                    m
+                }
+            })
+            .collect();
+        GaState {
+            population: population.iter().map(|g| genome_to_string(g)).collect(),
+            records: Vec::new(),
+        }
+    }
+
+    fn check(&self, _: &Setup, state: &GaState, done: usize) -> Result<(), String> {
+        if state.population.len() != self.settings.population {
+            return Err("it does not hold one genome per individual".to_string());
+        }
+        for g in &state.population {
+            genome_from_string(g, self.layout.len())?;
+        }
+        let records = if self.settings.carry && done > 0 {
+            self.settings.population
+        } else {
+            0
+        };
+        if state.records.len() != records {
+            return Err(format!(
+                "it holds {} survivor records where {records} belong (carry is {})",
+                state.records.len(),
+                self.settings.carry
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every pair in a group plays two games (colours swapped) from each of its openings.
+    fn ask(&self, state: &GaState, step: &Step, setup: &Setup) -> Result<(Batch, Pending), RunError> {
+        let population: Vec<Genome> = state
+            .population
+            .iter()
+            .map(|s| genome_from_string(s, self.layout.len()))
+            .collect::<Result<_, _>>()
+            .map_err(|reason| RunError::State {
+                path: step.dir.join("state.json"),
+                reason,
+            })?;
+        let seed = setup.seed;
+        // A seeded shuffle of the population split as evenly as possible.
+        let m = self.settings.population;
+        let mut order: Vec<usize> = (0..m).collect();
+        order.shuffle(&mut stream(seed, step.number, START));
+        let n = self.settings.groups;
+        let groups: Vec<Vec<usize>> = (0..n)
+            .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())
+            .collect();
+        let mut rng = stream(seed, step.number, OPENINGS);
+        let mut fixtures = Vec::new();
+        for group in &groups {
+            for (x, &i) in group.iter().enumerate() {
+                for &j in &group[x + 1..] {
+                    for _ in 0..self.settings.openings_per_pair {
+                        fixtures.extend(Fixture::pair(i, j, rng.gen_range(0..step.openings)));
+                    }
+                }
+            }
+        }
+        let params: Vec<Params> = population
+            .iter()
+            .map(|g| self.layout.decode(g, setup.base))
+            .collect();
+        let batch = Batch::at(params.clone(), step.nodes, fixtures.clone());
+        Ok((
+            batch,
+            Pending {
+                population,
+                params,
+                groups,
+                fixtures,
+            },
+        ))
+    }
+
+    fn tell<G: Game>(
+        &self,
+        state: &GaState,
+        pending: Pending,
+        records: Vec<GameRecord<G::Move>>,
+        step: &Step,
+        setup: &Setup,
+    ) -> Result<Tell<Ga>, RunError> {
+        let Pending {
+            population,
+            params,
+            groups,
+            fixtures,
+        } = pending;
+        let generation = step.number;
+        // Fitness: +1 a win, -1 a loss, 0 a draw.
+        let results = tally_players(&fixtures, &records, population.len());
+        let fitness: Vec<i32> = results.iter().map(|w| w.wins as i32 - w.losses as i32).collect();
+        // With carry, selection looks at each survivor's whole record.
+        let carried: Vec<Record> = (0..population.len())
+            .map(|i| {
+                let earlier = state.records.get(i).copied().unwrap_or_default();
+                Record {
+                    points: earlier.points + fitness[i] as i64,
+                    games: earlier.games + results[i].games() as u64,
+                }
+            })
+            .collect();
+        let selection: Vec<i32> = if self.settings.carry {
+            carried.iter().map(|r| r.score()).collect()
+        } else {
+            fitness.clone()
+        };
+        let champions = champions(&groups, &selection);
+        let (next, pc_mean, pm_mean) =
+            self.breed(setup.seed, generation, &population, &champions, &selection);
+        let next_records: Vec<Record> = if self.settings.carry {
+            let survivors = champions.iter().map(|&c| carried[c]);
+            survivors
+                .chain(std::iter::repeat(Record::default()))
+                .take(next.len())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let row = generation_stats(step, &population, &fitness, &records, pc_mean, pm_mean);
+        let best = *champions
+            .iter()
+            .reduce(|b, c| if selection[*c] > selection[*b] { c } else { b })
+            .expect("champions");
+        let provenance = serde_json::json!({
+            "run": setup.run, "generation": generation, "fitness": fitness[best],
+            "record": self.settings.carry.then_some(carried[best]),
+            "group": champions.iter().position(|&c| c == best), "games": records.len(),
+            "base": setup.base_name,
+            "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
+        });
+        Ok(Tell::Done(Done {
+            row,
+            champion: params[best].clone(),
+            provenance,
+            state: GaState {
+                population: next.iter().map(|g| genome_to_string(g)).collect(),
+                records: next_records,
+            },
+        }))
+    }
+
+    fn line(&self, stats: &GenerationStats) -> String {
+        let chance = self.chance_fitness(stats.draws as f64 / stats.games.max(1) as f64);
+        format!(
+            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
+            stats.generation,
+            stats.fitness_max,
+            stats.fitness_mean,
+            stats.fitness_min,
+            stats.pc_mean,
+            stats.pm_mean,
+            stats.diversity,
+            stats.games_per_s,
+            if (stats.fitness_max as f64) <= chance {
+                format!("  (best within chance: equal players reach about {chance:.0})")
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    fn progress(&self, stats: &GenerationStats) -> String {
+        format!("best {} mean {:.1}", stats.fitness_max, stats.fitness_mean)
+    }
+}
+
+impl Ga {
+    /// The next population: champions survive unchanged; the rest are children of two
+    /// champions at adaptive rates. Returns it with the children's mean pc and pm.
+    fn breed(
+        &self,
+        seed: u64,
+        generation: usize,
+        population: &[Genome],
+        champions: &[usize],
+        fitness: &[i32],
+    ) -> (Vec<Genome>, f64, f64) {
+        let m = population.len();
+        let n = champions.len();
+        let fmax = *fitness.iter().max().expect("a population") as f64;
+        let favg = fitness.iter().sum::<i32>() as f64 / m as f64;
+        let mut rng = stream(seed, generation, BREEDING);
+        let mut next: Vec<Genome> = champions.iter().map(|&c| population[c].clone()).collect();
+        let (mut pc_sum, mut pm_sum) = (0.0, 0.0);
+        let rates = self.settings.rates;
+        while next.len() < m {
+            let a = champions[rng.gen_range(0..n)];
+            let b = loop {
+                let b = champions[rng.gen_range(0..n)];
+                if b != a {
+                    break b;
+                }
+            };
+            let (better, worse) = if fitness[b] > fitness[a] { (b, a) } else { (a, b) };
+            let f = fitness[better] as f64;
+            let pc = rates.crossover(f, fmax, favg);
+            let pm = rates.mutation(f, fmax, favg);
+            let mut child = if rng.gen::<f64>() < pc {
+                self.layout
+                    .crossover(&population[better], &population[worse], &mut rng)
+            } else {
+                population[better].clone()
+            };
+            mutate(&mut child, pm, &mut rng);
+            if self.settings.unique {
+                // Flip one more gene at a time until the child is no clone.
+                while next.contains(&child) {
+                    let g = rng.gen_range(0..child.len());
+                    child[g] ^= 1;
+                }
+            }
+            pc_sum += pc;
+            pm_sum += pm;
+            next.push(child);
+        }
+        let children = (m - n) as f64;
+        (next, pc_sum / children, pm_sum / children)
+    }
+
+    /// The best fitness that equally strong players reach by chance: in a group of s, each
+    /// plays 2k(s-1) games worth +1, 0 or -1 (k openings a pair), so a fitness has standard
+    /// deviation sqrt(2k(s-1)(1-d)) at draw rate d, and the best of s is about
+    /// sqrt(2 ln s) deviations above zero.
+    fn chance_fitness(&self, draw_rate: f64) -> f64 {
+        let (m, n) = (self.settings.population, self.settings.groups);
+        let k = self.settings.openings_per_pair as f64;
+        (0..n)
+            .map(|g| (g + 1) * m / n - g * m / n)
+            .filter(|&s| s >= 2)
+            .map(|s| {
+                let sd = (2.0 * k * (s as f64 - 1.0) * (1.0 - draw_rate)).sqrt();
+                sd * (2.0 * (s as f64).ln()).sqrt()
+            })
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Each group's champion: the best fitness; ties go to the earlier in the group.
+fn champions(groups: &[Vec<usize>], fitness: &[i32]) -> Vec<usize> {
+    groups
+        .iter()
+        .map(|g| {
+            *g.iter()
+                .reduce(|best, i| if fitness[*i] > fitness[*best] { i } else { best })
+                .expect("groups are not empty")
+        })
+        .collect()
+}
+
+/// A generation's row of generations.csv.
+fn generation_stats<M>(
+    step: &Step,
+    population: &[Genome],
+    fitness: &[i32],
+    records: &[GameRecord<M>],
+    pc_mean: f64,
+    pm_mean: f64,
+) -> GenerationStats {
+    let m = population.len();
+    let pairs = (m * (m - 1) / 2) as f64;
+    let distance: usize = (0..m)
+        .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+        .map(|(i, j)| hamming(&population[i], &population[j]))
+        .sum();
+    let won_by = |seat: Option<Seat>| records.iter().filter(|r| r.winner == seat).count();
+    let plies: usize = records.iter().map(|r| r.plies()).sum();
+    let seconds = step.started.elapsed().as_secs_f64();
+    GenerationStats {
+        generation: step.number,
+        fitness_max: *fitness.iter().max().expect("a population"),
+        fitness_mean: fitness.iter().sum::<i32>() as f64 / m as f64,
+        fitness_min: *fitness.iter().min().expect("a population"),
+        pc_mean,
+        pm_mean,
+        diversity: distance as f64 / pairs,
+        games: records.len(),
+        red_wins: won_by(Some(Seat::First)),
+        draws: won_by(None),
+        black_wins: won_by(Some(Seat::Second)),
+        plies_mean: plies as f64 / records.len().max(1) as f64,
+        nodes: records.iter().map(|r| r.nodes[0] + r.nodes[1]).sum(),
+        seconds,
+        games_per_s: records.len() as f64 / seconds.max(1e-9),
+    }
+}
+
+fn genome_to_string(g: &[u8]) -> String {
+    g.iter().map(|&b| if b == 1 { '1' } else { '0' }).collect()
+}
+
+fn genome_from_string(s: &str, len: usize) -> Result<Genome, String> {
+    if s.len() != len || !s.bytes().all(|b| b == b'0' || b == b'1') {
+        return Err(format!("a genome is not {len} genes of 0 and 1"));
+    }
+    Ok(s.bytes().map(|b| b - b'0').collect())
+}

@@ -1,0 +1,15 @@
+//! Tuning runs: one executor for every method ([`run::Run`]: the run folder, `state.json`,
+//! resume, validation, the CSV rows) and the methods behind one trait ([`method::Method`]),
+//! each in a file of its own and listed once in [`methods`].
+
+pub mod config;
+pub mod es;
+pub mod folder;
+pub mod ga;
+pub mod method;
+pub mod methods;
+pub mod run;
+pub mod spsa;
+pub mod stages;
+pub mod texel;
+pub mod theta;

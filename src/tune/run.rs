@@ -1,0 +1,530 @@
+//! The run executor: one tuning run of game `G` by method `M`, bound to its folder.
+//!
+//! It makes the folder, saves every step in an order that a crash at any moment leaves
+//! consistent, reopens it with every file checked against `state.json`, plays the games its
+//! method asks for, and validates the champions. Games are node-limited and gathered in
+//! schedule order, so the thread count changes nothing; a step depends only on the
+//! configuration, the saved state and the step's number, so a resumed run is the same run.
+
+use super::config::{resolve, Config, ConfigError};
+use super::folder::{
+    champion_path, io, last_champion, read_rows, write_rows, RunError, ValidationRow, VALIDATION_COLUMNS,
+    VALIDATION_CSV,
+};
+use super::method::{Batch, Method, Row, Setup, Step, Tell};
+use super::methods;
+use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
+use crate::game::{Budget, Game, GameRecord, Player};
+use crate::params::Params;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// `state.json`: the steps done, the run's seed, and the method's state beside them.
+#[derive(Serialize)]
+struct Saved<'a, S> {
+    format: u32,
+    generation: usize,
+    seed: u64,
+    #[serde(flatten)]
+    method: &'a S,
+}
+
+/// `state.json` as read: the method's keys are left for the method to read.
+#[derive(Deserialize)]
+struct Header {
+    format: u32,
+    generation: usize,
+    seed: u64,
+    #[serde(flatten)]
+    method: serde_json::Map<String, serde_json::Value>,
+}
+
+/// What a step gave: its row and, when due, its validation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepReport<R> {
+    pub stats: R,
+    pub validation: Option<ValidationRow>,
+}
+
+/// A tuning run of game `G` by method `M` bound to its folder.
+pub struct Run<G: Game, M: Method> {
+    pub dir: PathBuf,
+    /// The configuration the run started with (its method's settings filled in), with this
+    /// session's number of generations.
+    pub config: Config,
+    method: M,
+    /// The steps completed, and the method's state after them.
+    generation: usize,
+    state: M::State,
+    tuned: Vec<usize>,
+    base: Params,
+    /// Positions per environment, loaded once.
+    positions: Vec<Vec<G::Board>>,
+    validator: Option<Validator<G>>,
+    /// The generations the saved configuration plans: a method's schedule spans them,
+    /// whatever `--generations` asks of one session.
+    planned: usize,
+    games_per_step: u128,
+    /// Other MPI ranks that play the steps' and validations' games.
+    #[cfg(feature = "mpi")]
+    cluster: Option<std::rc::Rc<crate::arena::cluster::Cluster>>,
+}
+
+/// What validation plays: the held-out positions and the anchor.
+struct Validator<G: Game> {
+    positions: Vec<G::Board>,
+    anchor: Params,
+}
+
+impl<G: Game, M: Method> Run<G, M> {
+    /// Starts a new run in `runs_dir/<name>`; the folder must not exist yet. Paths in the
+    /// configuration are found beside `config_dir`.
+    pub fn create(config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Self, RunError> {
+        let (mut config, settings) = methods::checked::<M>(&config, config_dir, G::specs())?;
+        let dir = runs_dir.join(&config.name);
+        if dir.exists() {
+            return Err(RunError::Exists(dir));
+        }
+        // The saved configuration names its files by their full paths, so that a resume,
+        // an export or a round robin finds them again from any folder.
+        let found = |p: &str| {
+            let path = resolve(config_dir, p);
+            std::fs::canonicalize(&path)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned()
+        };
+        config.base_weights = config.base_weights.as_deref().map(found);
+        for e in &mut config.environments {
+            e.positions = found(&e.positions);
+        }
+        if let Some(v) = &mut config.validation {
+            v.positions = found(&v.positions);
+            v.anchor = v.anchor.as_deref().map(found);
+        }
+        // Built under a temporary name and renamed into place, so that a run folder always
+        // holds a complete start.
+        let building = runs_dir.join(format!(".{}.creating", config.name));
+        let mut run = Run::load(building.clone(), config, settings, |method: &M, setup: &Setup| {
+            Ok((0, method.start(setup)))
+        })?;
+        let _ = std::fs::remove_dir_all(&building);
+        std::fs::create_dir_all(building.join("champions")).map_err(io(&building))?;
+        run.method.create_files(&building)?;
+        run.write_json("config.json", &run.config)?;
+        run.save_state()?;
+        write_rows::<M::Row>(&run.dir.join(M::INFO.csv), M::INFO.columns, &[])?;
+        if run.validator.is_some() {
+            write_rows::<ValidationRow>(&run.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &[])?;
+        }
+        std::fs::rename(&building, &dir).map_err(io(&dir))?;
+        run.dir = dir;
+        Ok(run)
+    }
+
+    /// Reopens a run from its folder: the configuration it started with, the last completed
+    /// step, and the CSV files cut back to it (rows of an unfinished step are dropped).
+    pub fn resume(dir: &Path) -> Result<Self, RunError> {
+        let read = |name: &str| {
+            crate::fsutil::read_text(&dir.join(name), crate::fsutil::MAX_JSON_BYTES)
+                .map_err(io(&dir.join(name)))
+        };
+        let json = |name: &str| {
+            let path = dir.join(name);
+            move |source| RunError::Json { path, source }
+        };
+        let config: Config = serde_json::from_str(&read("config.json")?).map_err(json("config.json"))?;
+        let header: Header = serde_json::from_str(&read("state.json")?).map_err(json("state.json"))?;
+        if config.game != G::NAME {
+            return Err(RunError::WrongGame {
+                dir: dir.to_path_buf(),
+                found: config.game,
+                expected: G::NAME,
+            });
+        }
+        let bad = |file: &str, reason: String| RunError::State {
+            path: dir.join(file),
+            reason,
+        };
+        if config.method != M::INFO.name {
+            return Err(bad(
+                "config.json",
+                format!("it is a run of method {}", config.method),
+            ));
+        }
+        if header.format != 1 || header.seed != config.seed {
+            return Err(bad(
+                "state.json",
+                format!(
+                    "format {} and seed {} do not belong to this run",
+                    header.format, header.seed
+                ),
+            ));
+        }
+        let settings =
+            methods::settings::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
+        let config =
+            methods::normalised::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
+        let state: M::State = serde_json::from_value(header.method.into()).map_err(json("state.json"))?;
+        let done = header.generation;
+        let run = Run::load(
+            dir.to_path_buf(),
+            config,
+            settings,
+            |method: &M, setup: &Setup| {
+                method
+                    .check(setup, &state, done)
+                    .map_err(|reason| bad("state.json", reason))?;
+                Ok((done, state))
+            },
+        )?;
+        // A run killed while saving leaves a temporary file; the saved files are whole.
+        for folder in [dir.to_path_buf(), dir.join("champions")] {
+            crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
+            crate::fsutil::check_writable(&folder).map_err(io(&folder))?;
+        }
+        run.check_folder()?;
+        Ok(run)
+    }
+
+    /// Loads everything `config` names (its paths resolved) and the method, whose steps done
+    /// and state `state` gives from its setup: a new run's start, or a saved state checked.
+    fn load(
+        dir: PathBuf,
+        config: Config,
+        settings: M::Settings,
+        state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
+    ) -> Result<Self, RunError> {
+        let specs = G::specs();
+        let tuned = config.evolved(specs)?;
+        let base = match &config.base_weights {
+            Some(path) => Params::load(Path::new(path), G::NAME, specs)?,
+            None => Params::defaults(specs),
+        };
+        let positions = config
+            .environments
+            .iter()
+            .map(|e| read_positions::<G>(Path::new(&e.positions)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let validator = match &config.validation {
+            None => None,
+            Some(v) => Some(Validator {
+                positions: read_positions::<G>(Path::new(&v.positions))?,
+                anchor: match &v.anchor {
+                    Some(path) => Params::load(Path::new(path), G::NAME, specs)?,
+                    None => base.clone(),
+                },
+            }),
+        };
+        let games_per_step = M::games_per_step(&settings);
+        let planned = config.generations;
+        let setup = setup::<G>(&config, &tuned, &base, planned);
+        let method = M::new(settings, &setup)?;
+        let (generation, state) = state(&method, &setup)?;
+        Ok(Run {
+            dir,
+            config,
+            method,
+            generation,
+            state,
+            tuned,
+            base,
+            positions,
+            validator,
+            planned,
+            games_per_step,
+            #[cfg(feature = "mpi")]
+            cluster: None,
+        })
+    }
+
+    /// What the method is told of the run.
+    fn setup(&self) -> Setup<'_> {
+        setup::<G>(&self.config, &self.tuned, &self.base, self.planned)
+    }
+
+    /// The run's method.
+    pub fn method(&self) -> &M {
+        &self.method
+    }
+
+    /// Checks that the folder's files agree with state.json before anything more is written:
+    /// a champion for every completed step, a CSV with its header and a row for each, and
+    /// nothing from a step beyond the next (what a crash while saving leaves). The rows of
+    /// that unfinished step are dropped; any other mismatch is an error that names the
+    /// file, never a silent continuation.
+    fn check_folder(&self) -> Result<(), RunError> {
+        let done = self.generation;
+        let stale = |path: PathBuf, reason: String| Err(RunError::State { path, reason });
+        for g in 1..=done {
+            let path = self.champion_path(g);
+            if !path.exists() {
+                return stale(
+                    path,
+                    format!("missing, though state.json says {done} generations are complete"),
+                );
+            }
+        }
+        if let Some(last) = last_champion(&self.dir).filter(|&last| last > done + 1) {
+            return stale(
+                self.dir.join("state.json"),
+                format!(
+                    "it says {done} generations are complete, but champions up to generation {last} exist: the state is older than the run's other files"
+                ),
+            );
+        }
+        let rows: Vec<M::Row> = self.checked_rows(M::INFO.csv, M::INFO.columns, done, true)?;
+        write_rows(&self.dir.join(M::INFO.csv), M::INFO.columns, &rows)?;
+        self.method.check_files(&self.dir, done)?;
+        if self.validator.is_some() {
+            // Validations fall on some generations only; none may lie ahead of the state.
+            let rows: Vec<ValidationRow> =
+                self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done, false)?;
+            write_rows(&self.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &rows)?;
+        }
+        Ok(())
+    }
+
+    /// A run CSV's rows up to generation `done`, after checking its header and that no row
+    /// lies beyond the generation in progress; with `every`, it must hold every generation.
+    fn checked_rows<T: Row>(
+        &self,
+        name: &str,
+        columns: &[&str],
+        done: usize,
+        every: bool,
+    ) -> Result<Vec<T>, RunError> {
+        let path = self.dir.join(name);
+        let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_JSON_BYTES).map_err(io(&path))?;
+        let header = text.lines().next().unwrap_or("");
+        if header != columns.join(",") {
+            return Err(RunError::State {
+                path,
+                reason: format!("its header is '{header}', not '{}'", columns.join(",")),
+            });
+        }
+        let mut rows: Vec<T> = read_rows(&path)?;
+        let generations: Vec<usize> = rows.iter().map(|r| r.generation()).collect();
+        if generations.windows(2).any(|w| w[0] >= w[1]) || generations.last().is_some_and(|&g| g > done + 1) {
+            return Err(RunError::State {
+                path,
+                reason: format!("its generations {generations:?} do not fit state.json's {done}"),
+            });
+        }
+        rows.retain(|r| r.generation() <= done);
+        if every && rows.len() != done {
+            return Err(RunError::State {
+                path,
+                reason: format!("it has {} rows for the {done} completed generations", rows.len()),
+            });
+        }
+        Ok(rows)
+    }
+
+    /// Generations completed so far.
+    pub fn generation(&self) -> usize {
+        self.generation
+    }
+
+    /// Games a step plays.
+    pub fn games_per_step(&self) -> usize {
+        self.games_per_step as usize
+    }
+
+    /// Sets how many generations the run should reach this time (`--generations`).
+    pub fn set_generations(&mut self, generations: usize) -> Result<(), RunError> {
+        if generations == 0 {
+            return Err(RunError::Config(ConfigError::Invalid(
+                "--generations must be at least 1".to_string(),
+            )));
+        }
+        // Only this session's target: the saved configuration stays the one the run began with.
+        self.config.generations = generations;
+        Ok(())
+    }
+
+    /// Plays the run's games on the other ranks of `cluster` from now on.
+    #[cfg(feature = "mpi")]
+    pub fn distribute(&mut self, cluster: std::rc::Rc<crate::arena::cluster::Cluster>) {
+        self.cluster = Some(cluster);
+    }
+
+    /// The runner of a step's games: this process's threads, or the other ranks.
+    fn runner(&self, threads: usize) -> Result<Runner, RunError> {
+        let runner = Runner::new(threads)?;
+        #[cfg(feature = "mpi")]
+        let runner = runner.with_cluster(self.cluster.clone());
+        Ok(runner)
+    }
+
+    /// Plays `batch` from `positions` under the run's conditions for `nodes` a move.
+    fn play(
+        &self,
+        runner: &Runner,
+        batch: &Batch,
+        positions: &[G::Board],
+        nodes: u64,
+        done: impl Fn() + Sync,
+    ) -> Result<Vec<GameRecord<G::Move>>, RunError> {
+        let players: Vec<Player<G::Weights>> = batch
+            .params
+            .iter()
+            .zip(&batch.nodes)
+            .map(|(p, &n)| Player::weights(G::weights(p), Budget::Nodes(n)))
+            .collect();
+        let schedule = Schedule::<G> {
+            players: &players,
+            params: Some(&batch.params),
+            positions,
+            fixtures: &batch.fixtures,
+            conditions: Conditions {
+                max_plies: self.config.max_plies,
+                ..Conditions::for_budget(Budget::Nodes(nodes))
+            },
+        };
+        Ok(schedule.run(runner, |_| done())?)
+    }
+
+    /// Runs one step on `threads` workers and saves it; `done` is called per game.
+    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport<M::Row>, RunError> {
+        let number = self.generation + 1;
+        let runner = self.runner(threads)?;
+        let environment = self.environment_index(number);
+        let nodes = self.config.environments[environment].nodes;
+        let positions = &self.positions[environment];
+        let step = Step {
+            number,
+            nodes,
+            openings: positions.len(),
+            dir: &self.dir,
+            runner: &runner,
+            started: Instant::now(),
+        };
+        let (mut batch, mut pending) = self.method.ask(&self.state, &step, &self.setup())?;
+        let outcome = loop {
+            let records = self.play(&runner, &batch, positions, nodes, &done)?;
+            match self
+                .method
+                .tell::<G>(&self.state, pending, records, &step, &self.setup())?
+            {
+                Tell::Ask(next, remembered) => (batch, pending) = (next, remembered),
+                Tell::Done(outcome) => break outcome,
+            }
+        };
+        let validation = self.validate(number, &outcome.champion, &runner)?;
+        // Saved in an order that a crash at any moment leaves consistent: the champion file
+        // and the CSV rows first, the state (atomically) last.
+        let path = self.champion_path(number);
+        outcome
+            .champion
+            .to_weight_file(G::NAME, outcome.provenance)
+            .write(&path)
+            .map_err(io(&path))?;
+        self.append_row(M::INFO.csv, M::INFO.columns, &outcome.row)?;
+        if let Some(v) = &validation {
+            self.append_row(VALIDATION_CSV, &VALIDATION_COLUMNS, v)?;
+        }
+        self.generation = number;
+        self.state = outcome.state;
+        self.save_state()?;
+        Ok(StepReport {
+            stats: outcome.row,
+            validation,
+        })
+    }
+
+    /// The environment in force at `generation`, by index.
+    fn environment_index(&self, generation: usize) -> usize {
+        self.config
+            .environments
+            .iter()
+            .rposition(|e| e.from_generation <= generation)
+            .unwrap_or(0)
+    }
+
+    /// The validation of generation `generation`'s champion, when one is due: every
+    /// `validation.every` generations and at the run's last.
+    fn validate(
+        &self,
+        generation: usize,
+        champion: &Params,
+        runner: &Runner,
+    ) -> Result<Option<ValidationRow>, RunError> {
+        let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
+            return Ok(None);
+        };
+        if generation % v.every != 0 && generation != self.config.generations {
+            return Ok(None);
+        }
+        let nodes = v.nodes.unwrap_or(self.config.environment(generation).nodes);
+        // The champion (player 0) and the anchor, each position twice with colours swapped,
+        // the champion first in the first game of each pair (a match's order).
+        let fixtures: Vec<Fixture> = (0..v.games.div_ceil(2))
+            .flat_map(|pair| Fixture::pair(0, 1, pair % validator.positions.len()))
+            .take(v.games)
+            .collect();
+        let batch = Batch::at(vec![champion.clone(), validator.anchor.clone()], nodes, fixtures);
+        let records = self.play(runner, &batch, &validator.positions, nodes, || {})?;
+        let wdl = tally_players(&batch.fixtures, &records, 2)[0];
+        let elo = wdl.elo();
+        let error = wdl.elo_error();
+        Ok(Some(ValidationRow {
+            generation,
+            games: wdl.games(),
+            wins: wdl.wins,
+            draws: wdl.draws,
+            losses: wdl.losses,
+            score: wdl.score(),
+            elo,
+            elo_low: elo.zip(error).map(|(e, d)| e - d),
+            elo_high: elo.zip(error).map(|(e, d)| e + d),
+            los: wdl.los(),
+        }))
+    }
+
+    /// Rewrites a run CSV with `row` in place of any row of its generation or later.
+    fn append_row<T: Row>(&self, name: &str, columns: &[&str], row: &T) -> Result<(), RunError> {
+        let path = self.dir.join(name);
+        let mut rows: Vec<T> = read_rows(&path)?;
+        rows.retain(|r| r.generation() < row.generation());
+        rows.push(row.clone());
+        write_rows(&path, columns, &rows)
+    }
+
+    /// The champion file of a generation.
+    pub fn champion_path(&self, generation: usize) -> PathBuf {
+        champion_path(&self.dir, generation)
+    }
+
+    fn save_state(&self) -> Result<(), RunError> {
+        let saved = Saved {
+            format: 1,
+            generation: self.generation,
+            seed: self.config.seed,
+            method: &self.state,
+        };
+        self.write_json("state.json", &saved)
+    }
+
+    fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), RunError> {
+        let text = serde_json::to_string_pretty(value).expect("serialisable") + "\n";
+        crate::fsutil::write_atomic(&self.dir.join(name), text.as_bytes()).map_err(io(&self.dir.join(name)))
+    }
+}
+
+/// What a method is told of a run of `config`.
+fn setup<'a, G: Game>(config: &'a Config, tuned: &'a [usize], base: &'a Params, planned: usize) -> Setup<'a> {
+    Setup {
+        run: &config.name,
+        game: G::NAME,
+        specs: G::specs(),
+        tuned,
+        base,
+        base_name: config.base_weights.as_deref().unwrap_or("built-in"),
+        init: config.init,
+        seed: config.seed,
+        planned,
+        linear: G::LINEAR_EVALUATION,
+    }
+}

@@ -1,0 +1,116 @@
+//! The tuned values as real numbers: what the methods that move the weights directly (SPSA,
+//! the fit, evolution strategies) carry from step to step, and how they become weights.
+
+use super::config::Init;
+use super::method::{stream, Setup, START};
+use crate::params::Params;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// The state of a method that keeps only the tuned values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThetaState {
+    /// Always empty: `state.json` had this key for every method before each method had a
+    /// state of its own, and keeps it so that those runs resume and new ones match them.
+    #[serde(default)]
+    population: Vec<String>,
+    /// The tuned parameters' values, unrounded, in spec order.
+    pub theta: Vec<f64>,
+}
+
+impl ThetaState {
+    pub fn new(theta: Vec<f64>) -> ThetaState {
+        ThetaState {
+            population: Vec::new(),
+            theta,
+        }
+    }
+}
+
+/// Where the tuned values start: the base weights (`init: weights`), the built-in ones
+/// (`defaults`), or drawn at random.
+pub fn initial(setup: &Setup) -> Vec<f64> {
+    let mut rng = stream(setup.seed, 0, START);
+    setup
+        .tuned
+        .iter()
+        .map(|&i| {
+            let s = &setup.specs[i];
+            match setup.init {
+                Init::Weights => setup.base.values()[i] as f64,
+                Init::Defaults => s.default as f64,
+                Init::Random => rng.gen_range(s.min..=s.max) as f64,
+            }
+        })
+        .collect()
+}
+
+/// The full parameter set with the tuned values at `theta` (rounded).
+pub fn params(setup: &Setup, theta: &[f64]) -> Params {
+    let mut values = setup.base.values().to_vec();
+    for (&i, &t) in setup.tuned.iter().zip(theta) {
+        values[i] = t.round() as i32;
+    }
+    Params::from_values(setup.specs, &values).expect("tuned values stay within their bounds")
+}
+
+/// `theta` kept within the tuned parameters' bounds.
+pub fn clamp(setup: &Setup, theta: &mut [f64]) {
+    for (t, &i) in theta.iter_mut().zip(setup.tuned) {
+        let s = &setup.specs[i];
+        *t = t.clamp(f64::from(s.min), f64::from(s.max));
+    }
+}
+
+/// Each tuned parameter's range, at least 1.
+pub fn ranges(setup: &Setup) -> Vec<f64> {
+    setup
+        .tuned
+        .iter()
+        .map(|&i| f64::from((setup.specs[i].max - setup.specs[i].min).max(1)))
+        .collect()
+}
+
+/// How far `theta` lies from the base: the root mean square of the distances as shares of
+/// the parameters' ranges.
+pub fn drift(setup: &Setup, theta: &[f64]) -> f64 {
+    let sum: f64 = setup
+        .tuned
+        .iter()
+        .zip(theta)
+        .zip(ranges(setup))
+        .map(|((&i, &t), range)| ((t - f64::from(setup.base.values()[i])) / range).powi(2))
+        .sum();
+    (sum / setup.tuned.len().max(1) as f64).sqrt()
+}
+
+/// Checks a saved `theta`: one value per tuned parameter, each within its bounds.
+pub fn check(setup: &Setup, theta: &[f64]) -> Result<(), String> {
+    let values = setup.tuned.len();
+    if theta.len() != values {
+        return Err(format!(
+            "it does not hold the {values} tuned values the method needs"
+        ));
+    }
+    for (&i, &v) in setup.tuned.iter().zip(theta) {
+        let s = &setup.specs[i];
+        if !(v >= f64::from(s.min) && v <= f64::from(s.max)) {
+            return Err(format!(
+                "its value {v} of '{}' is outside [{}, {}]",
+                s.name, s.min, s.max
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a champion file of a method that keeps tuned values says of where it came from.
+pub fn provenance(setup: &Setup, method: &str, generation: usize, games: usize) -> serde_json::Value {
+    serde_json::json!({
+        "run": setup.run, "method": method, "generation": generation,
+        "games": games * generation,
+        "base": setup.base_name,
+        "tuned": setup.tuned.iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
+    })
+}
