@@ -326,3 +326,38 @@ fn an_output_file_in_a_missing_folder_is_refused_before_any_game() {
         "{err}"
     );
 }
+
+/// A match longer than a batch (64 games a thread) writes every counted game to its PGN in
+/// schedule order and sums them all in its JSON, holding only a batch at a time.
+#[test]
+fn a_long_match_streams_its_games_in_schedule_order() {
+    let dir = std::env::temp_dir().join(format!("qitune-stream-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (pgn, json) = (dir.join("m.pgn"), dir.join("m.json"));
+    qitune()
+        .args([
+            "match", "--a", "default", "--b", "material", "--games", "150", "--nodes", "30",
+        ])
+        .args(["--threads", "2", "--quiet", "--pgn", pgn.to_str().unwrap()])
+        .args(["--json", json.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let rounds: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]")?.parse().ok())
+        .collect();
+    assert_eq!(rounds, (1..=150).collect::<Vec<_>>());
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(summary["games"], 150);
+    assert_eq!(summary["partial"], false);
+    let pairs: u64 = summary["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 75);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

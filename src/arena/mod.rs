@@ -371,28 +371,37 @@ impl<G: Game> Match<G> {
         threads: usize,
         done: impl Fn(&Played<G>) + Sync,
     ) -> Result<Vec<Played<G>>, ArenaError> {
-        self.run_until(threads, &AtomicBool::new(false), done)
+        let mut played = Vec::new();
+        self.run_until(threads, &AtomicBool::new(false), done, |p| played.push(p))?;
+        Ok(played)
     }
 
-    /// As [`Match::run`], but once `stop` is set no further game starts: the games already
-    /// under way finish, and the result holds every finished game, in schedule order.
+    /// As [`Match::run`], but every game counted goes to `keep` in schedule order instead of
+    /// into a list, so that a match of any length holds only a batch of games at a time; and
+    /// once `stop` is set no further game starts: the games already under way finish and are
+    /// kept. Returns the number of games kept.
     pub fn run_until(
         &self,
         threads: usize,
         stop: &AtomicBool,
         done: impl Fn(&Played<G>) + Sync,
-    ) -> Result<Vec<Played<G>>, ArenaError> {
-        const BATCH: usize = 64;
+        mut keep: impl FnMut(Played<G>),
+    ) -> Result<usize, ArenaError> {
+        // An SPRT looks at the results after every batch. Without one, batches only bound
+        // the games held at once; they are long enough that a batch's last games leave the
+        // threads idle for a small share of the match.
+        let batch = if self.sprt.is_some() {
+            64
+        } else {
+            64 * threads.max(1)
+        };
         let runner = Runner::new(threads)?;
-        let mut played: Vec<Played<G>> = Vec::new();
+        let mut kept = 0;
         let mut wdl = stats::Wdl::default();
         let mut next = 0;
         while next < self.games && !stop.load(Ordering::Relaxed) {
-            let end = match self.sprt {
-                Some(_) => (next + BATCH).min(self.games),
-                None => self.games,
-            };
-            let batch = runner.map(next..end, |index| {
+            let end = (next + batch).min(self.games);
+            let games = runner.map(next..end, |index| {
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
@@ -401,17 +410,18 @@ impl<G: Game> Match<G> {
                 Some(p)
             });
             next = end;
-            for p in batch.into_iter().flatten() {
+            for p in games.into_iter().flatten() {
                 wdl.add(p.a_result());
-                played.push(p);
+                keep(p);
+                kept += 1;
                 if let Some(t) = self.sprt {
-                    if played.len() % 2 == 0 && t.decide(&wdl).is_some() {
-                        return Ok(played);
+                    if kept % 2 == 0 && t.decide(&wdl).is_some() {
+                        return Ok(kept);
                     }
                 }
             }
         }
-        Ok(played)
+        Ok(kept)
     }
 
     /// Game `index`: pair `index / 2` on its position; A has the first seat in the pair's

@@ -254,74 +254,76 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         sprt,
     };
 
-    // Games go to the PGN file as they finish (a crash or Ctrl-C keeps them); at the end the
-    // file is rewritten with exactly the games counted, in schedule order.
-    let pgn_file = match &args.pgn {
-        Some(path) => Some(Mutex::new(
+    // Counted games go to the PGN file in schedule order as their batch ends (a crash or
+    // Ctrl-C keeps them), and only a running summary stays in memory, however long the match.
+    let mut pgn_file = match &args.pgn {
+        Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
         )),
         None => None,
     };
     let stop = super::interrupt::stop_flag(
         "Ctrl-C: no new games start; the games under way finish, then the result so far is shown (Ctrl-C again quits at once)".to_string(),
-        "stopped at once; the games finished so far are in the --pgn file, if one was given".to_string(),
+        "stopped at once; the games counted so far are in the --pgn file, if one was given".to_string(),
     );
     let bar = super::progress::Progress::new(args.games as u64, "games", args.quiet || args.jsonl);
-    let so_far: Mutex<(Wdl, Vec<arena::Played<G>>, Instant)> =
-        Mutex::new((Wdl::default(), Vec::new(), Instant::now()));
+    let so_far: Mutex<Wdl> = Mutex::new(Wdl::default());
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
-    let write_failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let played = m.run_until(threads, &stop, |p| {
-        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut guard = so_far.lock().unwrap_or_else(|e| e.into_inner());
-        let (w, games, last_json) = &mut *guard;
-        w.add(p.a_result());
-        let elo = w.elo().map_or("-".to_string(), |e| {
-            format!("{:+.0}", if e.abs() < 0.5 { 0.0 } else { e })
-        });
-        bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
-        if args.jsonl {
-            println!("{}", game_json(p));
-        }
-        let mut written = Ok(());
-        if let (Some(file), Some(path)) = (&pgn_file, &args.pgn) {
-            use std::io::Write;
-            let text = pgn_text(&args, std::slice::from_ref(p));
-            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-            written = file
-                .write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .with_context(|| format!("cannot write {}", path.display()));
-        }
-        if let Some(path) = &args.json {
-            games.push(p.clone());
+    let mut summary = Summary::new(sprt);
+    let mut last_json = Instant::now();
+    let mut write_failure: Option<anyhow::Error> = None;
+    let kept = m.run_until(
+        threads,
+        &stop,
+        |p| {
+            finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut w = so_far.lock().unwrap_or_else(|e| e.into_inner());
+            w.add(p.a_result());
+            let elo = w.elo().map_or("-".to_string(), |e| {
+                format!("{:+.0}", if e.abs() < 0.5 { 0.0 } else { e })
+            });
+            bar.tick(&format!("W {} D {} L {}  Elo {elo}", w.wins, w.draws, w.losses));
+            if args.jsonl {
+                println!("{}", game_json(p));
+            }
+        },
+        |p| {
+            summary.add(&p);
+            if write_failure.is_some() {
+                return;
+            }
+            let mut written = Ok(());
+            if let (Some(file), Some(path)) = (&mut pgn_file, &args.pgn) {
+                use std::io::Write;
+                written = file
+                    .write_all(pgn_text(&args, std::slice::from_ref(&p)).as_bytes())
+                    .and_then(|()| file.flush())
+                    .with_context(|| format!("cannot write {}", path.display()));
+            }
             // The summary so far, at most every two seconds: rewriting it after every game
             // would cost more than fast games do.
-            if written.is_ok() && last_json.elapsed() >= Duration::from_secs(2) {
-                *last_json = Instant::now();
-                games.sort_by_key(|g| g.index);
-                written = write_json(path, &Summary::of(games, sprt), &args, true);
+            if let Some(path) = args.json.as_ref().filter(|_| written.is_ok()) {
+                if last_json.elapsed() >= Duration::from_secs(2) {
+                    last_json = Instant::now();
+                    written = write_json(path, &summary, &args, true);
+                }
             }
-        }
-        if let Err(e) = written {
-            write_failure
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        }
-    })?;
+            if let Err(e) = written {
+                write_failure = Some(e);
+            }
+        },
+    )?;
     bar.finish();
-    if let Some(e) = write_failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some(e) = write_failure {
         return Err(e);
     }
     let interrupted = stop.load(std::sync::atomic::Ordering::SeqCst);
-    if played.is_empty() {
+    if kept == 0 {
         bail!("stopped before any game finished");
     }
     let seconds = start.elapsed().as_secs_f64();
-    let summary = Summary::of(&played, sprt);
     let wdl = &summary.wdl;
 
     // With --jsonl, standard output stays JSON: the words go to standard error.
@@ -333,11 +335,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         }
     };
     if interrupted {
-        say(format!(
-            "Interrupted: {} of {} games played",
-            played.len(),
-            args.games
-        ));
+        say(format!("Interrupted: {} of {} games played", kept, args.games));
     }
     say(format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
@@ -378,7 +376,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     say(format!("Endings: {}", ending_list.join(", ")));
     say(format!(
         "{:.1} plies/game, {} nodes, {:.1} s, {:.2} games/s on {threads} thread{}",
-        summary.plies_mean,
+        summary.plies_mean(),
         summary.nodes,
         seconds,
         finished.into_inner() as f64 / seconds,
@@ -390,17 +388,13 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             summary.forfeits, summary.illegal, summary.false_claims
         ));
     }
-    for (name, seat_of_a) in [(&args.a, true), (&args.b, false)] {
-        if let Some(line) = clock_line(&played, seat_of_a) {
+    for (name, clock) in [(&args.a, &summary.clocks[0]), (&args.b, &summary.clocks[1])] {
+        if let Some(line) = clock.line() {
             say(format!("{name}: {line}"));
         }
     }
     for f in summary.faults.iter().take(5) {
         say(format!("Fault: {f}"));
-    }
-    if let Some(path) = &args.pgn {
-        qitune::fsutil::write_atomic(path, pgn_text(&args, &played).as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.json {
         write_json(path, &summary, &args, interrupted)?;
@@ -431,41 +425,156 @@ pub fn game_json<G: Game>(p: &arena::Played<G>) -> serde_json::Value {
     })
 }
 
-/// What a match's finished games add up to.
+/// What a match's counted games add up to, gathered game by game in schedule order.
 struct Summary {
     wdl: Wdl,
     penta: Pentanomial,
-    plies_mean: f64,
+    /// A's result in the first game of a pair still open.
+    open_pair: Option<Wdl>,
+    plies: usize,
     nodes: u64,
     endings: BTreeMap<String, u32>,
     forfeits: usize,
     illegal: usize,
     false_claims: usize,
     faults: Vec<String>,
+    /// A's and B's depths and clock figures.
+    clocks: [ClockStats; 2],
     sprt: Option<Sprt>,
 }
 
 impl Summary {
-    fn of<G: Game>(played: &[arena::Played<G>], sprt: Option<Sprt>) -> Summary {
-        let plies: usize = played.iter().map(|p| p.record.plies()).sum();
-        let mut endings: BTreeMap<String, u32> = BTreeMap::new();
-        for p in played {
-            *endings.entry(p.record.ending.to_string()).or_default() += 1;
-        }
-        let count = |ending: Ending| played.iter().filter(|p| p.record.ending == ending).count();
-        let results: Vec<Wdl> = played.iter().map(|p| p.a_result()).collect();
+    fn new(sprt: Option<Sprt>) -> Summary {
         Summary {
-            wdl: arena::tally(played),
-            penta: Pentanomial::from_pairs(&results),
-            plies_mean: plies as f64 / played.len().max(1) as f64,
-            nodes: played.iter().map(|p| p.record.nodes.iter().sum::<u64>()).sum(),
-            endings,
-            forfeits: count(Ending::Time),
-            illegal: count(Ending::IllegalMove),
-            false_claims: count(Ending::FalseClaim),
-            faults: played.iter().filter_map(|p| p.record.fault.clone()).collect(),
+            wdl: Wdl::default(),
+            penta: Pentanomial::default(),
+            open_pair: None,
+            plies: 0,
+            nodes: 0,
+            endings: BTreeMap::new(),
+            forfeits: 0,
+            illegal: 0,
+            false_claims: 0,
+            faults: Vec::new(),
+            clocks: Default::default(),
             sprt,
         }
+    }
+
+    fn add<G: Game>(&mut self, p: &arena::Played<G>) {
+        let result = p.a_result();
+        self.wdl.add(result);
+        match self.open_pair.take() {
+            Some(first) => {
+                let half_points = 2 * (first.wins + result.wins) + first.draws + result.draws;
+                self.penta.0[half_points as usize] += 1;
+            }
+            None => self.open_pair = Some(result),
+        }
+        let r = &p.record;
+        self.plies += r.plies();
+        self.nodes += r.nodes.iter().sum::<u64>();
+        *self.endings.entry(r.ending.to_string()).or_default() += 1;
+        self.forfeits += usize::from(r.ending == Ending::Time);
+        self.illegal += usize::from(r.ending == Ending::IllegalMove);
+        self.false_claims += usize::from(r.ending == Ending::FalseClaim);
+        self.faults.extend(r.fault.clone());
+        for (clock, player_a) in self.clocks.iter_mut().zip([true, false]) {
+            let seat = if p.a_first == player_a {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            clock.add(r, seat);
+        }
+    }
+
+    fn plies_mean(&self) -> f64 {
+        self.plies as f64 / self.wdl.games().max(1) as f64
+    }
+}
+
+/// One player's depths and clock over a match's games.
+#[derive(Default)]
+struct ClockStats {
+    depth_sum: u64,
+    depths: u64,
+    moves: u64,
+    used_sum: Duration,
+    used_max: Duration,
+    planned_sum: Duration,
+    planned: u64,
+    least_left: Option<Duration>,
+    /// Moves that came after the flag (within --time-margin, or they would have lost).
+    late: usize,
+    latest: Duration,
+}
+
+impl ClockStats {
+    fn add<M>(&mut self, r: &qitune::game::GameRecord<M>, seat: Seat) {
+        for (i, d) in r.depths.iter().enumerate() {
+            if r.mover(i) == seat {
+                self.depth_sum += *d as u64;
+                self.depths += 1;
+            }
+        }
+        for t in r.move_times.iter().filter(|t| t.seat == seat) {
+            self.moves += 1;
+            self.used_sum += t.used;
+            self.used_max = self.used_max.max(t.used);
+            if let Some(p) = t.planned {
+                self.planned_sum += p;
+                self.planned += 1;
+            }
+            let left = t.left.saturating_sub(t.used);
+            self.least_left = Some(self.least_left.map_or(left, |l| l.min(left)));
+            if t.used > t.left {
+                self.late += 1;
+                self.latest = self.latest.max(t.used - t.left);
+            }
+        }
+    }
+
+    /// The player's mean depth, mean time used a move against its planned time, longest
+    /// move and the least time ever left; none for a player without timed moves.
+    fn line(&self) -> Option<String> {
+        if self.moves == 0 {
+            return None;
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let plan = if self.planned == 0 {
+            String::new()
+        } else {
+            format!(
+                " against {:.0} ms planned (Et)",
+                ms(self.planned_sum) / self.planned as f64
+            )
+        };
+        let late = if self.late == 0 {
+            String::new()
+        } else {
+            format!(
+                "; {} move{} past the flag within the margin, by at most {:.0} ms",
+                self.late,
+                if self.late == 1 { "" } else { "s" },
+                ms(self.latest)
+            )
+        };
+        // A player without depths (UCT, or an engine that sends no info) gets no depth figure.
+        let depth = if self.depth_sum == 0 {
+            String::new()
+        } else {
+            format!(
+                "mean depth {:.1}; ",
+                self.depth_sum as f64 / self.depths.max(1) as f64
+            )
+        };
+        Some(format!(
+            "{depth}per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
+            ms(self.used_sum) / self.moves as f64,
+            ms(self.used_max),
+            ms(self.least_left.unwrap_or_default()),
+        ))
     }
 }
 
@@ -482,7 +591,7 @@ fn summary_json(s: &Summary, args: &Args, partial: bool) -> serde_json::Value {
         "a": args.a, "b": args.b, "partial": partial,
         "games": w.games(), "wins": w.wins, "draws": w.draws, "losses": w.losses,
         "score": w.score(), "elo": w.elo(), "elo_error": w.elo_error(), "los": w.los(),
-        "plies_mean": s.plies_mean, "nodes": s.nodes,
+        "plies_mean": s.plies_mean(), "nodes": s.nodes,
         "time_forfeits": s.forfeits, "illegal_moves": s.illegal,
         "false_draw_claims": s.false_claims, "endings": s.endings,
         "pentanomial": s.penta.0, "faults": s.faults,
@@ -516,69 +625,6 @@ fn pgn_text<G: Game>(args: &Args, played: &[arena::Played<G>]) -> String {
         ));
     }
     text
-}
-
-/// One player's depth and clock figures over the match: mean depth, mean time used a move
-/// against its planned time, longest move and the least time ever left.
-fn clock_line<G: Game>(played: &[arena::Played<G>], player_a: bool) -> Option<String> {
-    let mut depths = (0u64, 0u64);
-    let mut used = Vec::new();
-    let mut planned = Vec::new();
-    let mut least_left = Duration::MAX;
-    // Moves that came after the flag (within --time-margin, or they would have lost).
-    let (mut late, mut latest) = (0usize, Duration::ZERO);
-    for p in played {
-        let seat = if p.a_first == player_a {
-            Seat::First
-        } else {
-            Seat::Second
-        };
-        for (i, d) in p.record.depths.iter().enumerate() {
-            if p.record.mover(i) == seat {
-                depths = (depths.0 + *d as u64, depths.1 + 1);
-            }
-        }
-        for t in p.record.move_times.iter().filter(|t| t.seat == seat) {
-            used.push(t.used);
-            planned.extend(t.planned);
-            least_left = least_left.min(t.left.saturating_sub(t.used));
-            if t.used > t.left {
-                late += 1;
-                latest = latest.max(t.used - t.left);
-            }
-        }
-    }
-    if used.is_empty() {
-        return None;
-    }
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let mean = |v: &[Duration]| v.iter().map(|d| ms(*d)).sum::<f64>() / v.len().max(1) as f64;
-    let plan = if planned.is_empty() {
-        String::new()
-    } else {
-        format!(" against {:.0} ms planned (Et)", mean(&planned))
-    };
-    let late = if late == 0 {
-        String::new()
-    } else {
-        format!(
-            "; {late} move{} past the flag within the margin, by at most {:.0} ms",
-            if late == 1 { "" } else { "s" },
-            ms(latest)
-        )
-    };
-    // A player without depths (UCT, or an engine that sends no info) gets no depth figure.
-    let depth = if depths.0 == 0 {
-        String::new()
-    } else {
-        format!("mean depth {:.1}; ", depths.0 as f64 / depths.1.max(1) as f64)
-    };
-    Some(format!(
-        "{depth}per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
-        mean(&used),
-        ms(used.iter().copied().max().unwrap_or_default()),
-        ms(least_left),
-    ))
 }
 
 /// The Elo line: the difference and its 95% interval, in words where a bound is infinite
