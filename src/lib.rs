@@ -5,6 +5,7 @@
 
 pub mod amazons;
 pub mod arena;
+pub mod clock;
 pub mod fsutil;
 pub mod game;
 pub mod games;

@@ -51,12 +51,27 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
     let data = read(dir)?;
     let mut html = String::new();
     let name = escape(&data.config.name);
+    // A page of a run under way reloads itself, so that a browser left open follows it.
+    let running = crate::tune::folder::running(dir);
+    let reload = if running.is_some() {
+        "<meta http-equiv=\"refresh\" content=\"60\">"
+    } else {
+        ""
+    };
     let _ = write!(
         html,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">{reload}\
          <title>qitune run {name}</title><style>{STYLE}</style></head><body>\n\
          <h1>qitune run <code>{name}</code></h1>\n"
     );
+    if let Some(pid) = running {
+        let _ = writeln!(
+            html,
+            "<p class=\"live\">This run is under way (process {pid}): this page was written at \
+             {} UTC, is rewritten after every validation, and reloads itself every minute.</p>",
+            crate::clock::clock_now()
+        );
+    }
     summary(&mut html, &data);
     let _ = writeln!(
         html,
@@ -72,6 +87,82 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
     parameter_section(&mut html, &data)?;
     round_robin_section(&mut html, &data)?;
     html.push_str("</body></html>\n");
+    Ok(html)
+}
+
+/// One page comparing the runs in `dirs`: their validation Elo against tuning games and
+/// against hours on one chart each, and a table of each run's best and last validated
+/// champions.
+pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
+    let mut runs = Vec::new();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        runs.push(crate::tune::runs::summarise(dir, name)?);
+    }
+    let mut html = String::new();
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>qitune runs compared</title><style>{STYLE}</style></head><body>\n\
+         <h1>qitune runs compared</h1>\n<p class=\"note\">Each run's validations: its \
+         champion against its anchor on held-out positions. Runs are comparable where they \
+         share an anchor, positions and nodes.</p>\n<div class=\"charts\">\n"
+    );
+    let curves = |x: fn(&(ValidationRow, f64, f64)) -> f64| -> Vec<Series> {
+        runs.iter()
+            .zip(COLOURS.iter().cycle())
+            .map(|(r, &color)| Series {
+                name: r.name.clone(),
+                color,
+                points: r.curve.iter().filter_map(|c| Some((x(c), c.0.elo?))).collect(),
+            })
+            .collect()
+    };
+    let by_games = curves(|c| c.1);
+    let by_hours = curves(|c| c.2);
+    html.push_str(&line_chart_over(
+        "tuning games",
+        "Validation Elo against tuning games",
+        (720, 360),
+        &by_games,
+        Some(0.0),
+    )?);
+    html.push_str(&line_chart_over(
+        "hours of tuning",
+        "Validation Elo against hours",
+        (720, 360),
+        &by_hours,
+        Some(0.0),
+    )?);
+    html.push_str(
+        "</div>\n<table><tr><th>run</th><th>method</th><th>game</th><th>steps</th><th>games</th>\
+         <th>hours</th><th>best validated</th><th>last validated</th><th>state</th></tr>\n",
+    );
+    let champion = |v: &Option<ValidationRow>| {
+        v.as_ref().map_or("-".to_string(), |v| {
+            format!("generation {}: {}", v.generation, elo_text(v))
+        })
+    };
+    for r in &runs {
+        let _ = writeln!(
+            html,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td><td>{}</td><td>{:.2}</td>\
+             <td>{}</td><td>{}</td><td>{:?}</td></tr>",
+            escape(&r.name),
+            escape(&r.method),
+            escape(&r.game),
+            r.done,
+            r.planned,
+            r.games,
+            r.seconds / 3600.0,
+            champion(&r.best),
+            champion(&r.last),
+            r.state
+        );
+    }
+    html.push_str("</table>\n</body></html>\n");
     Ok(html)
 }
 
@@ -91,7 +182,7 @@ const STYLE: &str = "body{font-family:sans-serif;margin:2em;max-width:1500px;col
     table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;\
     text-align:right}th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}\
     .charts{display:flex;flex-wrap:wrap;gap:8px}.small{display:flex;flex-wrap:wrap;gap:4px}\
-    .up{color:#1a7f37}.down{color:#b42318}.note{color:#555;font-size:.9em}";
+    .live{background:#fff4ce;padding:.4em .8em;border-left:4px solid #e0a800}.up{color:#1a7f37}.down{color:#b42318}.note{color:#555;font-size:.9em}";
 
 fn read(dir: &Path) -> Result<RunData, ReportError> {
     let not_a_run = |reason: String| ReportError::NotARun {
@@ -312,6 +403,17 @@ fn line_chart(
     lines: &[Series],
     reference: Option<f64>,
 ) -> Result<String, ReportError> {
+    line_chart_over("generation", title, size, lines, reference)
+}
+
+/// A line chart whose x axis is `x_desc`.
+fn line_chart_over(
+    x_desc: &str,
+    title: &str,
+    size: (u32, u32),
+    lines: &[Series],
+    reference: Option<f64>,
+) -> Result<String, ReportError> {
     let err = chart_error(title);
     let (xr, yr) = bounds(lines, reference.as_slice());
     let small = size.0 < 400;
@@ -328,9 +430,15 @@ fn line_chart(
             .map_err(|e| err(e.to_string()))?;
         chart
             .configure_mesh()
-            .x_desc(if small { "" } else { "generation" })
+            .x_desc(if small { "" } else { x_desc })
             .x_labels(if small { 4 } else { 10 })
-            .x_label_formatter(&|x| whole(*x))
+            .x_label_formatter(&|x| {
+                if xr.end - xr.start < 20.0 {
+                    format!("{x:.1}")
+                } else {
+                    whole(*x)
+                }
+            })
             .y_labels(if small { 4 } else { 8 })
             .draw()
             .map_err(|e| err(e.to_string()))?;

@@ -304,9 +304,13 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("keeps every finished generation")
-            && err.contains("go on with: qitune tune --config configs/xiangqi-quick.json --resume --runs"),
-        "{err}"
+            && err.contains("target/debug/qitune tune --config configs/xiangqi-quick.json --resume --runs"),
+        "the command to go on with, as qitune was started: {err}"
     );
+    // The log says so too, and the run is no longer marked as running.
+    let log = std::fs::read_to_string(dir.join("xiangqi-quick/run.log")).unwrap();
+    assert!(log.lines().last().unwrap().contains("interrupted: "), "{log}");
+    assert!(!dir.join("xiangqi-quick/run.lock").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -174,3 +174,146 @@ fn the_report_renders_in_a_headless_browser() {
     );
     std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
 }
+
+/// Writes a lock file saying that process `pid` runs the run in `run`.
+fn hold(run: &Path, pid: u32) {
+    std::fs::write(run.join("run.lock"), format!("{pid}\n")).unwrap();
+}
+
+/// Renders `page` in the browser and checks the picture is not blank; returns the PNG.
+fn render(browser: &str, page: &Path, shot: &Path) {
+    let url = format!("file://{}", std::fs::canonicalize(page).unwrap().display());
+    let out = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+        .args([
+            "--window-size=1400,1400",
+            &format!("--screenshot={}", shot.display()),
+            &url,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        shot.exists(),
+        "no screenshot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let inked = inked_share(shot);
+    assert!(
+        inked > 0.03,
+        "{} renders nearly blank ({:.1}%)",
+        page.display(),
+        100.0 * inked
+    );
+}
+
+/// A run under way has a report that says so and reloads itself; once the run is over, the
+/// page is plain. A comparison of runs draws their curves on one chart. Both render.
+#[test]
+fn a_live_report_and_a_comparison_of_runs() {
+    let run = tiny_run("live");
+    let report = run.join("report.html");
+    let page = |p: &Path| std::fs::read_to_string(p).unwrap();
+    assert!(
+        !page(&report).contains("http-equiv=\"refresh\""),
+        "a finished run's page is plain"
+    );
+    // This test's own process stands for a live run.
+    hold(&run, std::process::id());
+    qitune()
+        .args(["report", "--run", run.to_str().unwrap()])
+        .assert()
+        .success();
+    let live = page(&report);
+    assert!(live.contains("http-equiv=\"refresh\" content=\"60\"") && live.contains("under way"));
+    // A lock left by a process that is gone does not make a run live.
+    hold(&run, u32::MAX - 1);
+    qitune()
+        .args(["report", "--run", run.to_str().unwrap()])
+        .assert()
+        .success();
+    assert!(!page(&report).contains("refresh"));
+    std::fs::remove_file(run.join("run.lock")).unwrap();
+    let compare = run.join("compare.html");
+    qitune()
+        .args([
+            "report",
+            "--compare",
+            run.to_str().unwrap(),
+            run.to_str().unwrap(),
+        ])
+        .args(["--out", compare.to_str().unwrap()])
+        .assert()
+        .success();
+    let text = page(&compare);
+    assert_eq!(
+        text.matches("<svg").count(),
+        2,
+        "Elo against games and against hours"
+    );
+    assert!(text.contains("Validation Elo against tuning games") && text.contains("best validated"));
+    if let Some(browser) = chromium() {
+        hold(&run, std::process::id());
+        qitune()
+            .args(["report", "--run", run.to_str().unwrap()])
+            .assert()
+            .success();
+        render(browser, &report, &run.join("live.png"));
+        render(browser, &compare, &run.join("compare.png"));
+    }
+    std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
+}
+
+/// `qitune runs` tells a running, a stopped and a finished run apart.
+#[test]
+fn runs_lists_each_run_with_its_state() {
+    let done = tiny_run("list");
+    let runs = done.parent().unwrap().to_path_buf();
+    for (name, state) in [("stopped", None), ("running", Some(std::process::id()))] {
+        let copy = runs.join(name);
+        std::fs::create_dir_all(copy.join("champions")).unwrap();
+        for entry in std::fs::read_dir(&done).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                std::fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        // Planned for more generations than it has done.
+        let config = copy.join("config.json");
+        let text = std::fs::read_to_string(&config)
+            .unwrap()
+            .replace("\"generations\": 3", "\"generations\": 9");
+        std::fs::write(&config, text).unwrap();
+        if let Some(pid) = state {
+            hold(&copy, pid);
+        }
+    }
+    let out = qitune()
+        .args(["runs", "--runs", runs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    assert!(
+        line("tiny").contains("3/3") && line("tiny").contains("done"),
+        "{text}"
+    );
+    assert!(
+        line("stopped").contains("3/9") && line("stopped").contains("stopped"),
+        "{text}"
+    );
+    assert!(line("running").contains("running"), "{text}");
+    assert!(line("tiny").contains(" at "), "the best validated Elo: {text}");
+    let json = qitune()
+        .args(["runs", "--json", "--runs", runs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&json.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(first["state"], "running");
+    std::fs::remove_dir_all(runs.parent().unwrap()).unwrap();
+}

@@ -143,18 +143,22 @@ fn checks_run_before_a_run_folder_is_made() {
     .unwrap();
     let runs = dir.join("runs");
     for flags in [["--threads", "0"], ["--generations", "0"]] {
-        let err = error_of(
-            qitune()
-                .args([
-                    "tune",
-                    "--config",
-                    config.to_str().unwrap(),
-                    "--runs",
-                    runs.to_str().unwrap(),
-                ])
-                .args(flags)
-                .assert(),
-        );
+        // Usage errors: exit 2.
+        let out = qitune()
+            .args([
+                "tune",
+                "--config",
+                config.to_str().unwrap(),
+                "--runs",
+                runs.to_str().unwrap(),
+            ])
+            .args(flags)
+            .assert()
+            .failure()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(flags[0]), "{err}");
         assert!(!runs.join("early").exists(), "{flags:?} left a run folder");
     }
@@ -287,4 +291,68 @@ fn a_closed_pipe_ends_perft_quietly() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("error"), "{err}");
+}
+
+/// A mistake in a configuration is named by its key and its line, and a path that is not
+/// there says where paths are read from.
+#[test]
+fn configuration_mistakes_name_the_key_and_the_line() {
+    let dir = scratch("keys");
+    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
+    let good = format!(
+        "{{\n  \"name\": \"k\",\n  \"seed\": 3,\n  \"population\": 4,\n  \"groups\": 2,\n  \"generations\": 2,\n  \"evolve\": [\"rook\"],\n  \"environments\": [{{\"from_generation\": 1, \"positions\": \"{}\", \"nodes\": 200}}],\n  \"validation\": {{\"every\": 20, \"games\": 4, \"positions\": \"{}\"}}\n}}\n",
+        positions.display(),
+        std::fs::canonicalize("positions/xiangqi-holdout.epd").unwrap().display()
+    );
+    let config = dir.join("c.json");
+    for (from, to, needles) in [
+        (
+            "\"every\": 20",
+            "\"every\": \"20\"",
+            [
+                "line 9",
+                "validation.every: invalid type: string \"20\", expected usize",
+            ],
+        ),
+        (
+            "\"groups\": 2",
+            "\"groups\": -2",
+            ["line 5", "groups: invalid value"],
+        ),
+        ("\"groups\": 2", "\"grups\": 2", ["line 5", "grups: unknown key"]),
+        (
+            "\"nodes\": 200",
+            "\"nodes\": \"many\"",
+            ["line 8", "environments[0].nodes: invalid type"],
+        ),
+    ] {
+        std::fs::write(&config, good.replace(from, to)).unwrap();
+        let err = error_of(
+            qitune()
+                .args(["tune", "--config", config.to_str().unwrap(), "--runs"])
+                .arg(dir.join("runs"))
+                .assert(),
+        );
+        for needle in needles {
+            assert!(err.contains(needle), "{to}: {err}");
+        }
+    }
+    std::fs::write(
+        &config,
+        good.replace(
+            &positions.display().to_string(),
+            "../positions/xiangqi-train-a.epd",
+        ),
+    )
+    .unwrap();
+    let err = error_of(
+        qitune()
+            .args(["tune", "--config", config.to_str().unwrap()])
+            .assert(),
+    );
+    assert!(
+        err.contains("paths are read beside the configuration file"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

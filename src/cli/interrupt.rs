@@ -7,12 +7,33 @@ use std::sync::Arc;
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Ends the process at the first Ctrl-C, after printing `message` (for work whose saved state
-/// is always consistent, such as a tuning run's folder).
-pub fn exit_with(message: String) {
+/// is always consistent, such as a tuning run's folder) and adding it to `log`; `lock` (a
+/// run's lock file) is removed and the report of run folder `report` rewritten, so that
+/// neither says the run still goes.
+pub fn exit_with(
+    message: String,
+    log: Option<std::path::PathBuf>,
+    lock: Option<std::path::PathBuf>,
+    report: Option<std::path::PathBuf>,
+) {
     // A second handler cannot be installed; the first one stays in force, which is all a
     // command that installs one needs.
     let _ = ctrlc::set_handler(move || {
         eprintln!("\n{message}");
+        if let Some(path) = &log {
+            use std::io::Write;
+            if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(path) {
+                let _ = writeln!(file, "[{}] {message}", qitune::clock::clock_now());
+            }
+        }
+        if let Some(path) = &lock {
+            let _ = std::fs::remove_file(path);
+        }
+        if let Some(dir) = &report {
+            if dir.join("report.html").exists() {
+                let _ = qitune::report::write(dir, None);
+            }
+        }
         std::process::exit(EXIT_INTERRUPTED);
     });
 }

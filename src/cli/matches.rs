@@ -46,7 +46,7 @@ pub struct Args {
     #[arg(long)]
     tc: Option<String>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
@@ -212,9 +212,6 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
     let sprt = match &args.sprt {
         Some(t) => {
             let v: Vec<f64> = numbers("--sprt", t, 2, "ELO0,ELO1 (e.g. 0,10)")?;

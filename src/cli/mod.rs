@@ -11,6 +11,7 @@ mod positions;
 mod progress;
 mod report;
 mod roundrobin;
+mod runs;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,7 @@ enum Command {
     Roundrobin(roundrobin::Args),
     Params(params::Args),
     Report(report::Args),
+    Runs(runs::Args),
 }
 
 /// Parses the command line and runs the chosen subcommand.
@@ -51,6 +53,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Roundrobin(args) => roundrobin::run(args),
         Command::Params(args) => params::run(args),
         Command::Report(args) => report::run(args),
+        Command::Runs(args) => runs::run(args),
     }
 }
 
@@ -72,6 +75,37 @@ impl GameKind {
             n if n == AmazonsGame::NAME => Ok(GameKind::Amazons),
             other => anyhow::bail!("game '{other}' is unknown (xiangqi or amazons)"),
         }
+    }
+}
+
+/// How to run qitune again, for messages that give a command to type: `qitune` when it was
+/// found on the PATH, else the path it was started by (`target/release/qitune` after
+/// `cargo run --release`).
+pub fn me() -> String {
+    match std::env::args_os().next().map(std::path::PathBuf::from) {
+        Some(p) if p.components().count() > 1 => {
+            // Relative to the working folder when it lies below it: shorter to type.
+            let here = std::env::current_dir().ok();
+            let short = here.as_deref().and_then(|h| p.strip_prefix(h).ok()).unwrap_or(&p);
+            short.display().to_string()
+        }
+        _ => "qitune".to_string(),
+    }
+}
+
+/// `--threads`: a usage error (exit 2) unless from 1 to 1024.
+pub fn threads_count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("'{text}' is not a thread count from 1 to 1024")),
+    }
+}
+
+/// A count that must be at least 1 (`--generations`): a usage error (exit 2) otherwise.
+pub fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{text}' is not a whole number of at least 1")),
     }
 }
 

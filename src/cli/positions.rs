@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long)]
     candidates: Option<usize>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
 }
 

@@ -4,7 +4,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 /// A progress report over `len` units of work.
 pub struct Progress {
@@ -73,15 +73,4 @@ impl Progress {
     }
 }
 
-/// The time of day (UTC) as HH:MM:SS.
-pub fn clock_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    hms(Duration::from_secs(secs % 86_400))
-}
-
-fn hms(d: Duration) -> String {
-    let s = d.as_secs();
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
+pub use qitune::clock::{clock_now, hms};

@@ -1,6 +1,6 @@
 //! `qitune report`: a run's report as one self-contained HTML page.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 /// Write a run's report: one HTML page with inline charts (fitness, validation Elo, rates,
@@ -10,8 +10,13 @@ use std::path::PathBuf;
 pub struct Args {
     /// The run folder (runs/<name>; for a run in stages, its latest stage, or name one:
     /// runs/<name>/stage-N).
-    #[arg(long)]
-    run: PathBuf,
+    #[arg(long, required_unless_present = "compare", conflicts_with = "compare")]
+    run: Option<PathBuf>,
+    /// Instead of one run's report: a page comparing these runs' validation curves (Elo
+    /// against tuning games and against hours) with their best and last champions; written
+    /// to --out (default: compare.html).
+    #[arg(long, num_args = 1.., value_name = "RUN")]
+    compare: Vec<PathBuf>,
     /// Where to write the page (default: <run>/report.html, replaced).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -24,7 +29,23 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(out) = &args.out {
         super::check_new_file(out, args.force)?;
     }
-    let run = qitune::tune::stages::run_folder(&args.run);
+    let Some(run) = &args.run else {
+        let out = args.out.clone().unwrap_or_else(|| PathBuf::from("compare.html"));
+        if args.out.is_none() {
+            super::check_new_file(&out, args.force)?;
+        }
+        let dirs: Vec<PathBuf> = args
+            .compare
+            .iter()
+            .map(|d| qitune::tune::stages::run_folder(d))
+            .collect();
+        let html = qitune::report::compare(&dirs)?;
+        qitune::fsutil::write_atomic(&out, html.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        println!("comparison: {}", out.display());
+        return Ok(());
+    };
+    let run = qitune::tune::stages::run_folder(run);
     let path = qitune::report::write(&run, args.out.as_deref())?;
     println!("report: {}", path.display());
     Ok(())

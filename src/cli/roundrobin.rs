@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     positions: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
     /// Where to write PREFIX.md and PREFIX.csv (default: <run>/roundrobin).
     #[arg(long)]

@@ -9,7 +9,7 @@ use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, validations, RunError, ValidationRow};
 use qitune::tune::method::Method;
 use qitune::tune::methods::{with_method, WithMethod};
-use qitune::tune::run::Run;
+use qitune::tune::run::{Progress, Run};
 use qitune::tune::stages::{stage_start, Plan};
 use qitune::xiangqi::game::XiangqiGame;
 use std::io::Write as _;
@@ -23,10 +23,10 @@ pub struct Args {
     #[arg(long)]
     config: PathBuf,
     /// Worker threads (default: all cores); the results do not depend on it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
     /// Generations to reach (overrides the configuration).
-    #[arg(long)]
+    #[arg(long, value_parser = super::positive)]
     generations: Option<usize>,
     /// Continue the run from its last completed generation.
     #[arg(long)]
@@ -84,9 +84,6 @@ type Cluster = std::convert::Infallible;
 
 #[cfg(feature = "mpi")]
 fn join_cluster(args: &Args) -> Result<Cluster> {
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
     Ok(std::rc::Rc::new(qitune::arena::cluster::Cluster::init()?))
 }
 
@@ -103,12 +100,6 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
         plan.stages.iter_mut().for_each(|c| c.seed = seed);
     }
     // Every check before the run folder is made.
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
-    if args.generations == Some(0) {
-        anyhow::bail!("--generations must be at least 1");
-    }
     if plan.staged && args.generations.is_some() {
         anyhow::bail!(
             "--generations: {} is a run in stages; each stage sets its own generations",
@@ -120,7 +111,11 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
         return Err(RunError::Exists(parent).into());
     }
     if plan.staged && args.resume && !parent.is_dir() {
-        anyhow::bail!("{} holds no run to resume", parent.display());
+        anyhow::bail!(
+            "no run {} in {}: drop --resume to start it",
+            plan.name,
+            args.runs.display()
+        );
     }
     let stages = plan.stages.len();
     let mut previous: Option<PathBuf> = None;
@@ -177,6 +172,13 @@ impl<G: Game> WithMethod for Stage<'_, G> {
             args, config, dir, ..
         } = self;
         let config_generations = config.generations;
+        if self.resume && !dir.exists() {
+            anyhow::bail!(
+                "no run {} in {}: drop --resume to start it",
+                config.name,
+                self.parent.display()
+            );
+        }
         let mut run = if self.resume {
             let run = Run::<G, M>::resume(dir)?;
             config.check_same_run(&run.config).map_err(|e| {
@@ -209,48 +211,74 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let target = run.config.generations;
-    let bars = if args.quiet || args.jsonl {
-        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
-    } else {
-        MultiProgress::new()
-    };
-    let run_bar = bars.add(ProgressBar::new(target as u64));
     let unit = M::INFO.unit;
+    let games = run.games_per_step();
+    let first = run.generation();
+    // The games this session plays: every step's and every validation's still due.
+    let validation_games = |g: usize| match &run.config.validation {
+        Some(v) if g % v.every == 0 || g == target => v.games,
+        _ => 0,
+    };
+    let session_games: usize = (first + 1..=target).map(|g| games + validation_games(g)).sum();
+    let shown = !args.quiet && !args.jsonl;
+    let bars = if shown {
+        MultiProgress::new()
+    } else {
+        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
+    };
+    // One bar for the run: its position is the session's games, so that its ETA comes from
+    // the games per second measured so far; the step's bar is below it.
+    let run_bar = bars.add(ProgressBar::new(session_games as u64));
     run_bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{:<11} {{bar:30}} {{pos}}/{{len}} {{msg}} [{{elapsed_precise}} eta {{eta}}]",
-            format!("{unit}s")
-        ))
+        ProgressStyle::with_template(
+            "{prefix:<18} {bar:30} {human_pos}/{human_len} games {msg} [{elapsed_precise} eta {eta_precise}]",
+        )
         .expect("template"),
     );
-    run_bar.set_position(run.generation() as u64);
-    let games = run.games_per_step();
-    let game_bar = bars.add(ProgressBar::new(games as u64));
-    game_bar.set_style(
-        ProgressStyle::with_template("games       {bar:30} {pos}/{len} [eta {eta}]").expect("template"),
-    );
+    let set_prefix = |done: usize| run_bar.set_prefix(format!("{unit} {done}/{target}"));
+    set_prefix(first);
+    let step_bar = bars.add(ProgressBar::new(games as u64));
+    step_bar.set_style(ProgressStyle::with_template("{prefix:<18} {bar:30} {pos}/{len}").expect("template"));
     let header = format!(
         "run {} in {}: {unit} {} of {}, {games} games a {unit}",
         run.config.name,
         run.dir.display(),
-        run.generation(),
+        first,
         target
     );
-    if !args.quiet && !args.jsonl {
-        println!("{header}");
+    let report_path = run.dir.join("report.html");
+    let lines_out = |line: &str| {
+        if !shown {
+        } else if bars.is_hidden() {
+            println!("{line}");
+        } else {
+            let _ = bars.println(line);
+        }
+    };
+    lines_out(&header);
+    if run.config.validation.is_some() {
+        lines_out(&format!(
+            "report: {} (rewritten after every validation while the run goes)",
+            report_path.display()
+        ));
     }
-    let mut again = format!("qitune tune --config {} --resume", args.config.display());
+    let mut again = format!("{} tune --config {} --resume", super::me(), args.config.display());
     if args.runs != Path::new("runs") {
         again.push_str(&format!(" --runs {}", args.runs.display()));
     }
     if let Some(name) = &args.name {
         again.push_str(&format!(" --name {name}"));
     }
-    super::interrupt::exit_with(format!(
-        "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {again}",
-        run.dir.display()
-    ));
     let log_path = run.dir.join("run.log");
+    super::interrupt::exit_with(
+        format!(
+            "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {again}",
+            run.dir.display()
+        ),
+        Some(log_path.clone()),
+        run.lock_path().map(Path::to_path_buf),
+        Some(run.dir.clone()),
+    );
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -261,51 +289,77 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
             .with_context(|| format!("cannot write {}", log_path.display()))
     };
     log_line(&header)?;
+    let started = std::time::Instant::now();
     while run.generation() < target {
-        game_bar.reset();
-        let report = run.step(threads, || game_bar.inc(1))?;
-        run_bar.inc(1);
+        step_bar.reset();
+        step_bar.set_length(games as u64);
+        step_bar.set_prefix("games");
+        let report = run.step(threads, |event| match event {
+            Progress::Game => {
+                step_bar.inc(1);
+                run_bar.inc(1);
+            }
+            Progress::Validating(n) => {
+                step_bar.reset();
+                step_bar.set_length(n as u64);
+                step_bar.set_prefix("validation games");
+            }
+        })?;
+        set_prefix(run.generation());
         run_bar.set_message(run.method().progress(&report.stats));
         let mut lines = vec![run.method().line(&report.stats)];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
+            // The report follows the run: a failure to draw it loses nothing of the run.
+            if let Err(e) = qitune::report::write(&run.dir, None) {
+                lines.push(format!("  warning: no report: {e}"));
+            }
+        }
+        if bars.is_hidden() && shown {
+            // On a pipe there is no bar: a line says how far the run is and when it ends.
+            let done = run_bar.position() as f64;
+            let left = session_games as f64 - done;
+            let eta = started.elapsed().mul_f64(left / done.max(1.0));
+            lines.push(format!(
+                "  {} of {target} {unit}s, {} of {session_games} games this session, eta {}",
+                run.generation(),
+                run_bar.position(),
+                super::progress::hms(eta)
+            ));
         }
         for line in &lines {
             log_line(line)?;
-            // Above the bars on a terminal; plain lines in a log.
-            if args.quiet || args.jsonl {
-                continue;
-            }
-            if bars.is_hidden() {
-                println!("{line}");
-            } else {
-                bars.println(line)?;
-            }
+            lines_out(line);
         }
         if args.jsonl {
             let row = serde_json::json!({ "stats": report.stats, "validation": report.validation });
             println!("{row}");
         }
     }
-    game_bar.finish_and_clear();
+    step_bar.finish_and_clear();
     run_bar.finish_and_clear();
+    let done_all = run.generation() >= run.planned();
+    let dir = run.dir.clone();
+    // The run is closed (its lock gone) before the last report, which then says so.
+    drop(run);
     let mut summary = vec![format!(
-        "done: {} {unit}s; champions in {}",
-        run.generation(),
-        run.dir.join("champions").display()
+        "done: {} {unit}s{}; champions in {}",
+        target,
+        if done_all { "" } else { " (this session's target)" },
+        dir.join("champions").display()
     )];
-    // The report is a view of the folder: a failure to draw it loses nothing of the run.
-    match qitune::report::write(&run.dir, None) {
+    match qitune::report::write(&dir, None) {
         Ok(path) => summary.push(format!("report: {}", path.display())),
         Err(e) => eprintln!("warning: no report: {e}"),
     }
-    let validations = validations(&run.dir)?;
+    let validations = validations(&dir)?;
     if let Some(best) = best_validation(&validations) {
         summary.push(format!(
-            "best validated: generation {} ({}); export it with: qitune export --run {} --best --out FILE",
+            "best validated: generation {} ({}); export it with: {} export --run {} --best --out FILE",
             best.generation,
             validation_text(best),
-            run.dir.display()
+            super::me(),
+            dir.display()
         ));
     }
     for line in &summary {

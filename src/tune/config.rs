@@ -156,12 +156,7 @@ impl Config {
             ));
         }
         if let Some(w) = &self.base_weights {
-            let p = resolve(base_dir, w);
-            if !p.exists() {
-                return Err(ConfigError::Invalid(format!(
-                    "base_weights file '{w}' does not exist"
-                )));
-            }
+            check_exists("base_weights", w, base_dir)?;
         }
         if self.environments.is_empty() {
             return Err(ConfigError::Invalid(
@@ -185,12 +180,7 @@ impl Config {
                     e.nodes
                 )));
             }
-            if !resolve(base_dir, &e.positions).exists() {
-                return Err(ConfigError::Invalid(format!(
-                    "environments[{i}].positions file '{}' does not exist",
-                    e.positions
-                )));
-            }
+            check_exists(&format!("environments[{i}].positions"), &e.positions, base_dir)?;
         }
         if let Some(v) = &self.validation {
             v.validate(base_dir, self)?;
@@ -296,10 +286,9 @@ impl Validation {
         if self.nodes.is_some_and(|n| n == 0 || n > MAX_NODES) {
             return invalid(format!("nodes must be from 1 to {MAX_NODES}"));
         }
+        check_exists("validation.positions", &self.positions, base_dir)?;
         if let Some(a) = &self.anchor {
-            if !resolve(base_dir, a).exists() {
-                return invalid(format!("anchor file '{a}' does not exist"));
-            }
+            check_exists("validation.anchor", a, base_dir)?;
         }
         let held_out = position_keys(&resolve(base_dir, &self.positions))
             .map_err(|e| ConfigError::Invalid(format!("validation.positions: {e}")))?;
@@ -343,6 +332,16 @@ pub enum ConfigError {
     /// An error in the configuration file at `path`.
     #[error("{}: {source}", path.display())]
     In { path: PathBuf, source: Box<ConfigError> },
+    /// An error at a line of the configuration file at `path`.
+    #[error("{}, line {line}: {source}", path.display())]
+    At {
+        path: PathBuf,
+        line: usize,
+        source: Box<ConfigError>,
+    },
+    /// A value of the wrong type or shape, by its key (`validation.every`).
+    #[error("{key}: {reason}")]
+    Key { key: String, reason: String },
     /// An error in one stage of a run in stages (1-based).
     #[error("stage {stage}: {source}")]
     Stage { stage: usize, source: Box<ConfigError> },
@@ -357,6 +356,64 @@ pub enum ConfigError {
     /// A value out of its range or inconsistent with another, in words that name the key.
     #[error("{0}")]
     Invalid(String),
+}
+
+/// Refuses a file named by `key` that is not there, saying where paths are read from.
+fn check_exists(key: &str, path: &str, base_dir: &Path) -> Result<(), ConfigError> {
+    if resolve(base_dir, path).exists() {
+        return Ok(());
+    }
+    let beside = if base_dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        base_dir
+    };
+    Err(ConfigError::Invalid(format!(
+        "{key} file '{path}' does not exist (paths are read beside the configuration file, in {}; a copied configuration needs its paths changed)",
+        beside.display()
+    )))
+}
+
+/// A configuration value read into `T`; a mistake is named by its key.
+pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ConfigError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let key = e.path().to_string();
+        let reason = e.into_inner().to_string();
+        if key == "." {
+            ConfigError::Invalid(reason)
+        } else {
+            ConfigError::Key { key, reason }
+        }
+    })
+}
+
+impl ConfigError {
+    /// The key this error names, if it names one (looking inside a stage's error).
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            ConfigError::Key { key, .. } => Some(key),
+            ConfigError::Stage { source, .. } => source.key(),
+            _ => None,
+        }
+    }
+}
+
+/// The line of `text` (a JSON file) where the key path `key` (`validation.every`,
+/// `environments[0].nodes`) is written: each name's first appearance as a key after the
+/// previous one's, from `from` on.
+pub fn line_of(text: &str, key: &str, from: usize) -> Option<usize> {
+    let mut at = from;
+    for name in key
+        .split(['.', '['])
+        .filter(|n| !n.is_empty() && !n.ends_with(']'))
+    {
+        let quoted = format!("\"{name}\"");
+        let found = text[at..]
+            .match_indices(&quoted)
+            .find(|(i, q)| text[at + i + q.len()..].trim_start().starts_with(':'))?;
+        at += found.0 + quoted.len();
+    }
+    Some(text[..at].lines().count())
 }
 
 /// Checks that a run's name can be its folder's name.

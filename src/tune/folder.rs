@@ -34,6 +34,8 @@ pub enum RunError {
     Csv { path: PathBuf, source: csv::Error },
     #[error("cannot write or read {}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    #[error("{} is running (process {pid}); wait for it, or stop that process first", dir.display())]
+    Running { dir: PathBuf, pid: u32 },
     #[error(transparent)]
     Config(#[from] ConfigError),
     #[error(transparent)]
@@ -211,4 +213,56 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
                 .ok()
         })
         .max()
+}
+
+/// The file that marks a run folder as in use by a live process: its process id.
+pub const LOCK: &str = "run.lock";
+
+/// The process running the run in `dir`, if one is: a lock whose process is alive (a lock
+/// left by a killed process does not count).
+pub fn running(dir: &Path) -> Option<u32> {
+    let pid: u32 = std::fs::read_to_string(dir.join(LOCK))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    let alive = if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    };
+    alive.then_some(pid)
+}
+
+/// A run folder held by this process until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+}
+
+impl Lock {
+    /// Holds the run in `dir`, unless a live process holds it already.
+    pub fn take(dir: &Path) -> Result<Lock, RunError> {
+        if let Some(pid) = running(dir).filter(|&pid| pid != std::process::id()) {
+            return Err(RunError::Running {
+                dir: dir.to_path_buf(),
+                pid,
+            });
+        }
+        let path = dir.join(LOCK);
+        crate::fsutil::write_atomic(&path, format!("{}\n", std::process::id()).as_bytes())
+            .map_err(io(&path))?;
+        Ok(Lock { path })
+    }
+
+    /// The lock file (for a handler that ends the process without dropping it).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }

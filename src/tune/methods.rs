@@ -1,7 +1,7 @@
 //! The registry of tuning methods: the one place that lists them. A new method is a file of
 //! `src/tune/` and a line here.
 
-use super::config::{check_memory, Config, ConfigError};
+use super::config::{check_memory, from_value, Config, ConfigError};
 use super::method::{Info, Method};
 use crate::params::Spec;
 
@@ -57,17 +57,19 @@ pub fn settings<M: Method>(config: &Config, strict: bool) -> Result<M::Settings,
             own.insert(key.clone(), value.clone());
         } else if let Some(other) = METHODS.iter().find(|m| m.keys.contains(&key.as_str())) {
             if strict {
-                return Err(ConfigError::Invalid(format!(
-                    "'{key}' is a key of method {}, not of {}",
-                    other.name,
-                    M::INFO.name
-                )));
+                return Err(ConfigError::Key {
+                    key: key.clone(),
+                    reason: format!("a key of method {}, not of {}", other.name, M::INFO.name),
+                });
             }
         } else {
-            return Err(ConfigError::Invalid(format!("unknown field `{key}`")));
+            return Err(ConfigError::Key {
+                key: key.clone(),
+                reason: "unknown key".to_string(),
+            });
         }
     }
-    serde_json::from_value(own.into()).map_err(|e| ConfigError::Invalid(e.to_string()))
+    from_value(own.into())
 }
 
 /// `config` with its settings as method `M` reads them, defaults filled in: what a run saves
@@ -135,14 +137,14 @@ mod tests {
         assert!(
             bad(r#""groups":2"#, r#""groups":9223372036854775808"#).contains("too many for population = 8")
         );
-        assert!(bad(r#""seed":1"#, r#""seed":1,"colour":2"#).contains("unknown field `colour`"));
+        assert!(bad(r#""seed":1"#, r#""seed":1,"colour":2"#).contains("colour: unknown key"));
         assert!(bad(r#""seed":1"#, r#""seed":1,"spsa":{"iterations":2}"#)
-            .contains("'spsa' is a key of method spsa, not of ga"));
+            .contains("spsa: a key of method spsa, not of ga"));
         assert!(bad(r#""seed":1"#, r#""seed":1,"method":"cma""#)
             .contains("method 'cma' is unknown (ga, spsa, texel, es)"));
         assert!(bad(r#""seed":1"#, r#""seed":1,"method":"spsa""#)
-            .contains("'groups' is a key of method ga, not of spsa"));
-        assert!(bad(r#""groups":2"#, r#""groups":"2""#).contains("invalid type: string"));
+            .contains("groups: a key of method ga, not of spsa"));
+        assert!(bad(r#""groups":2"#, r#""groups":"2""#).contains("groups: invalid type: string"));
         // Defaults are filled in: what a run saves and a resume compares.
         let ga = checked(GA).unwrap();
         assert_eq!(ga.settings["openings_per_pair"], 1);

@@ -9,6 +9,7 @@ pub mod ga;
 pub mod method;
 pub mod methods;
 pub mod run;
+pub mod runs;
 pub mod spsa;
 pub mod stages;
 pub mod texel;

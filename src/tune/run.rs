@@ -8,8 +8,8 @@
 
 use super::config::{resolve, Config, ConfigError};
 use super::folder::{
-    champion_path, io, last_champion, read_rows, write_rows, RunError, ValidationRow, VALIDATION_COLUMNS,
-    VALIDATION_CSV,
+    champion_path, io, last_champion, read_rows, write_rows, Lock, RunError, ValidationRow,
+    VALIDATION_COLUMNS, VALIDATION_CSV,
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
 use super::methods;
@@ -47,6 +47,15 @@ pub struct StepReport<R> {
     pub validation: Option<ValidationRow>,
 }
 
+/// What a step tells its observer as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A game finished.
+    Game,
+    /// The step's validation starts: this many games against the anchor.
+    Validating(usize),
+}
+
 /// A tuning run of game `G` by method `M` bound to its folder.
 pub struct Run<G: Game, M: Method> {
     pub dir: PathBuf,
@@ -66,6 +75,8 @@ pub struct Run<G: Game, M: Method> {
     /// whatever `--generations` asks of one session.
     planned: usize,
     games_per_step: u128,
+    /// The folder held while the run is open (none while a new run's folder is made).
+    lock: Option<Lock>,
     /// Other MPI ranks that play the steps' and validations' games.
     #[cfg(feature = "mpi")]
     cluster: Option<std::rc::Rc<crate::arena::cluster::Cluster>>,
@@ -119,6 +130,7 @@ impl<G: Game, M: Method> Run<G, M> {
             write_rows::<ValidationRow>(&run.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &[])?;
         }
         std::fs::rename(&building, &dir).map_err(io(&dir))?;
+        run.lock = Some(Lock::take(&dir)?);
         run.dir = dir;
         Ok(run)
     }
@@ -168,7 +180,9 @@ impl<G: Game, M: Method> Run<G, M> {
             methods::normalised::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
         let state: M::State = serde_json::from_value(header.method.into()).map_err(json("state.json"))?;
         let done = header.generation;
-        let run = Run::load(
+        // Held before anything is written: two processes must not run one folder.
+        let lock = Lock::take(dir)?;
+        let mut run = Run::load(
             dir.to_path_buf(),
             config,
             settings,
@@ -184,6 +198,7 @@ impl<G: Game, M: Method> Run<G, M> {
             crate::fsutil::remove_temporaries(&folder).map_err(io(&folder))?;
             crate::fsutil::check_writable(&folder).map_err(io(&folder))?;
         }
+        run.lock = Some(lock);
         run.check_folder()?;
         Ok(run)
     }
@@ -234,6 +249,7 @@ impl<G: Game, M: Method> Run<G, M> {
             validator,
             planned,
             games_per_step,
+            lock: None,
             #[cfg(feature = "mpi")]
             cluster: None,
         })
@@ -242,6 +258,16 @@ impl<G: Game, M: Method> Run<G, M> {
     /// What the method is told of the run.
     fn setup(&self) -> Setup<'_> {
         setup::<G>(&self.config, &self.tuned, &self.base, self.planned)
+    }
+
+    /// The lock file that marks the run as running.
+    pub fn lock_path(&self) -> Option<&Path> {
+        self.lock.as_ref().map(Lock::path)
+    }
+
+    /// The generations the run's configuration plans.
+    pub fn planned(&self) -> usize {
+        self.planned
     }
 
     /// The run's method.
@@ -386,8 +412,13 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(schedule.run(runner, |_| done())?)
     }
 
-    /// Runs one step on `threads` workers and saves it; `done` is called per game.
-    pub fn step(&mut self, threads: usize, done: impl Fn() + Sync) -> Result<StepReport<M::Row>, RunError> {
+    /// Runs one step on `threads` workers and saves it, telling `observe` of every game.
+    pub fn step(
+        &mut self,
+        threads: usize,
+        observe: impl Fn(Progress) + Sync,
+    ) -> Result<StepReport<M::Row>, RunError> {
+        let done = || observe(Progress::Game);
         let number = self.generation + 1;
         let runner = self.runner(threads)?;
         let environment = self.environment_index(number);
@@ -403,7 +434,7 @@ impl<G: Game, M: Method> Run<G, M> {
         };
         let (mut batch, mut pending) = self.method.ask(&self.state, &step, &self.setup())?;
         let outcome = loop {
-            let records = self.play(&runner, &batch, positions, nodes, &done)?;
+            let records = self.play(&runner, &batch, positions, nodes, done)?;
             match self
                 .method
                 .tell::<G>(&self.state, pending, records, &step, &self.setup())?
@@ -412,7 +443,7 @@ impl<G: Game, M: Method> Run<G, M> {
                 Tell::Done(outcome) => break outcome,
             }
         };
-        let validation = self.validate(number, &outcome.champion, &runner)?;
+        let validation = self.validate(number, &outcome.champion, &runner, &observe)?;
         // Saved in an order that a crash at any moment leaves consistent: the champion file
         // and the CSV rows first, the state (atomically) last.
         let path = self.champion_path(number);
@@ -450,6 +481,7 @@ impl<G: Game, M: Method> Run<G, M> {
         generation: usize,
         champion: &Params,
         runner: &Runner,
+        observe: &(impl Fn(Progress) + Sync),
     ) -> Result<Option<ValidationRow>, RunError> {
         let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
             return Ok(None);
@@ -465,7 +497,10 @@ impl<G: Game, M: Method> Run<G, M> {
             .take(v.games)
             .collect();
         let batch = Batch::at(vec![champion.clone(), validator.anchor.clone()], nodes, fixtures);
-        let records = self.play(runner, &batch, &validator.positions, nodes, || {})?;
+        observe(Progress::Validating(batch.fixtures.len()));
+        let records = self.play(runner, &batch, &validator.positions, nodes, || {
+            observe(Progress::Game)
+        })?;
         let wdl = tally_players(&batch.fixtures, &records, 2)[0];
         let elo = wdl.elo();
         let error = wdl.elo_error();

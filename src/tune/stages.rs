@@ -2,7 +2,7 @@
 //! (`runs/<name>/stage-N`), each stage a run of its own method that starts from the
 //! previous stage's best (for example the GA from the hand-set weights, then SPSA).
 
-use super::config::{check_name, Config, ConfigError};
+use super::config::{check_name, from_value, line_of, Config, ConfigError};
 use super::folder::{best_validation, existing_champion, last_champion, validations, RunError};
 use std::path::{Path, PathBuf};
 
@@ -27,9 +27,26 @@ impl Plan {
     /// Reads and validates a configuration file, each stage as a whole configuration: the
     /// file's keys with the stage's keys over them.
     pub fn read(path: &Path) -> Result<Plan, ConfigError> {
-        let located = |source| ConfigError::In {
-            path: path.to_path_buf(),
-            source: Box::new(source),
+        // The file's text, once read: an error that names a key is shown at its line.
+        let text_of = std::cell::OnceCell::new();
+        let located = |source: ConfigError| {
+            let line = text_of.get().and_then(|text: &String| {
+                let key = source.key()?;
+                // A stage's keys are looked for after "stages" first.
+                let stages = text.find("\"stages\"").unwrap_or(0);
+                line_of(text, key, stages).or_else(|| line_of(text, key, 0))
+            });
+            match line {
+                Some(line) => ConfigError::At {
+                    path: path.to_path_buf(),
+                    line,
+                    source: Box::new(source),
+                },
+                None => ConfigError::In {
+                    path: path.to_path_buf(),
+                    source: Box::new(source),
+                },
+            }
         };
         let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(|source| {
             ConfigError::Read {
@@ -37,15 +54,16 @@ impl Plan {
                 source,
             }
         })?;
+        let text: &String = text_of.get_or_init(|| text);
         let parse_error = |source| ConfigError::Parse {
             path: path.to_path_buf(),
             source,
         };
         let mut top: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&text).map_err(parse_error)?;
+            serde_json::from_str(text).map_err(parse_error)?;
         let base_dir = path.parent().unwrap_or(Path::new("."));
         let Some(stages) = top.remove("stages") else {
-            let config: Config = serde_json::from_value(top.into()).map_err(parse_error)?;
+            let config: Config = from_value(top.into()).map_err(located)?;
             return Ok(Plan {
                 name: config.name.clone(),
                 stages: vec![validated(config, base_dir).map_err(located)?],
@@ -93,8 +111,7 @@ impl Plan {
             if i > 0 {
                 merged.insert("init".to_string(), "weights".into());
             }
-            let config: Config = serde_json::from_value(merged.into())
-                .map_err(|e| in_stage(ConfigError::Invalid(e.to_string())))?;
+            let config: Config = from_value(merged.into()).map_err(in_stage)?;
             configs.push(validated(config, base_dir).map_err(in_stage)?);
         }
         Ok(Plan {
