@@ -227,14 +227,16 @@ fn a_shipped_config_runs_from_any_folder() {
     let dir = scratch("any-folder");
     let config = std::env::current_dir()
         .unwrap()
-        .join("configs/xiangqi-quick.json");
+        .join("configs/xiangqi-ga-random.json");
     qitune()
         .current_dir(&dir)
         .args(["tune", "--quiet", "--generations", "1", "--config"])
         .arg(&config)
         .assert()
         .success();
-    assert!(dir.join("runs/xiangqi-quick/champions/gen-0001.json").exists());
+    assert!(dir
+        .join("runs/xiangqi-ga-random/champions/gen-0001.json")
+        .exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -269,7 +271,7 @@ fn mpi_without_the_feature_says_how_to_build_it_and_makes_no_folder() {
         .args([
             "tune",
             "--config",
-            "configs/xiangqi-quick.json",
+            "configs/xiangqi-ga-random.json",
             "--mpi",
             "--runs",
         ])
@@ -291,7 +293,7 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
             "tune",
             "--quiet",
             "--config",
-            "configs/xiangqi-quick.json",
+            "configs/xiangqi-ga-random.json",
             "--runs",
         ])
         .arg(&dir)
@@ -299,18 +301,19 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let first = dir.join("xiangqi-quick/champions/gen-0001.json");
+    let first = dir.join("xiangqi-ga-random/champions/gen-0001.json");
     let out = interrupt_once(child, || first.exists());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("keeps every finished generation")
-            && err.contains("target/debug/qitune tune --config configs/xiangqi-quick.json --resume --runs"),
+            && err
+                .contains("target/debug/qitune tune --config configs/xiangqi-ga-random.json --resume --runs"),
         "the command to go on with, as qitune was started: {err}"
     );
     // The log says so too, and the run is no longer marked as running.
-    let log = std::fs::read_to_string(dir.join("xiangqi-quick/run.log")).unwrap();
+    let log = std::fs::read_to_string(dir.join("xiangqi-ga-random/run.log")).unwrap();
     assert!(log.lines().last().unwrap().contains("interrupted: "), "{log}");
-    assert!(!dir.join("xiangqi-quick/run.lock").exists());
+    assert!(!dir.join("xiangqi-ga-random/run.lock").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -151,7 +151,7 @@ proptest! {
 
     #[test]
     fn run_configurations_are_read_or_refused(seed in any::<u64>(), edits in 1usize..8, which in 0usize..4) {
-        let name = ["xiangqi-quick", "xiangqi-paper", "xiangqi-hand-set", "amazons-quick"][which];
+        let name = ["xiangqi-ga-random", "xiangqi-paper", "xiangqi-hand-set", "amazons-quick"][which];
         let good = std::fs::read_to_string(format!("configs/{name}.json")).unwrap();
         let text = mutate(&good, seed, edits);
         if let Ok(config) = serde_json::from_str::<Config>(&text) {

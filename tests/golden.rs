@@ -11,8 +11,9 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The shipped configurations, by file name under `configs/`.
-const SHIPPED: [&str; 9] = [
+const SHIPPED: [&str; 10] = [
     "xiangqi-quick",
+    "xiangqi-ga-random",
     "xiangqi-from-defaults",
     "xiangqi-hand-set",
     "xiangqi-paper",

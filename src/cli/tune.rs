@@ -340,6 +340,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     run_bar.finish_and_clear();
     let done_all = run.generation() >= run.planned();
     let dir = run.dir.clone();
+    let config = run.config.clone();
     // The run is closed (its lock gone) before the last report, which then says so.
     drop(run);
     let mut summary = vec![format!(
@@ -353,6 +354,9 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         Err(e) => eprintln!("warning: no report: {e}"),
     }
     let validations = validations(&dir)?;
+    if let Some(last) = validations.last() {
+        summary.push(gain_line(last, &config));
+    }
     if let Some(best) = best_validation(&validations) {
         summary.push(format!(
             "best validated: generation {} ({}); export it with: {} export --run {} --best --out FILE",
@@ -372,6 +376,52 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The run's result in one line: its last validation against the anchor, by name.
+fn gain_line(v: &ValidationRow, config: &Config) -> String {
+    let file_name = |p: &str| {
+        Path::new(p)
+            .file_name()
+            .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    let validation = config.validation.as_ref();
+    let anchor = match (
+        validation.and_then(|v| v.anchor.as_deref()),
+        config.base_weights.as_deref(),
+    ) {
+        (Some(a), _) | (None, Some(a)) => file_name(a),
+        (None, None) => "the built-in weights".to_string(),
+    };
+    let nodes = validation
+        .and_then(|c| c.nodes)
+        .unwrap_or(config.environment(v.generation).nodes);
+    let elo = match (v.elo, v.elo_low, v.elo_high) {
+        (Some(e), Some(lo), Some(hi)) => {
+            let verb = if lo > 0.0 {
+                "gained"
+            } else if hi < 0.0 {
+                "lost"
+            } else {
+                "no clear change:"
+            };
+            format!("{verb} {e:+.1} Elo (95% {lo:+.1} to {hi:+.1})")
+        }
+        (Some(e), _, _) => format!("{e:+.1} Elo (too few games for an interval)"),
+        _ => format!("score {:.3}", v.score),
+    };
+    format!(
+        "result: {} {unit} {}: {elo} over {anchor} on {} held-out games at {nodes} nodes a move",
+        config.name,
+        v.generation,
+        v.games,
+        unit = methods_unit(&config.method),
+    )
+}
+
+/// What a step of the method named `name` is called.
+fn methods_unit(name: &str) -> &'static str {
+    qitune::tune::methods::info(name).map_or("step", |m| m.unit)
 }
 
 /// A validation in words: the champion's results and Elo against the anchor.
