@@ -121,20 +121,32 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
             .collect()
     };
     let by_games = curves(|c| c.1);
-    let by_hours = curves(|c| c.2);
+    // Short runs are drawn against minutes.
+    let longest = runs
+        .iter()
+        .flat_map(|r| &r.curve)
+        .map(|c| c.2)
+        .fold(0.0, f64::max);
+    let (by_time, time_unit) = if longest < 2.0 {
+        (curves(|c| 60.0 * c.2), "minutes")
+    } else {
+        (curves(|c| c.2), "hours")
+    };
     html.push_str(&line_chart_over(
         "tuning games",
         "Validation Elo against tuning games",
         (720, 360),
         &by_games,
         Some(0.0),
+        true,
     )?);
     html.push_str(&line_chart_over(
-        "hours of tuning",
-        "Validation Elo against hours",
+        &format!("{time_unit} of tuning"),
+        &format!("Validation Elo against {time_unit}"),
         (720, 360),
-        &by_hours,
+        &by_time,
         Some(0.0),
+        true,
     )?);
     html.push_str(
         "</div>\n<table><tr><th>run</th><th>method</th><th>game</th><th>steps</th><th>games</th>\
@@ -149,7 +161,7 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
         let _ = writeln!(
             html,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td><td>{}</td><td>{:.2}</td>\
-             <td>{}</td><td>{}</td><td>{:?}</td></tr>",
+             <td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&r.name),
             escape(&r.method),
             escape(&r.game),
@@ -159,7 +171,7 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
             r.seconds / 3600.0,
             champion(&r.best),
             champion(&r.last),
-            r.state
+            format!("{:?}", r.state).to_lowercase()
         );
     }
     html.push_str("</table>\n</body></html>\n");
@@ -403,19 +415,24 @@ fn line_chart(
     lines: &[Series],
     reference: Option<f64>,
 ) -> Result<String, ReportError> {
-    line_chart_over("generation", title, size, lines, reference)
+    line_chart_over("generation", title, size, lines, reference, false)
 }
 
-/// A line chart whose x axis is `x_desc`.
+/// A line chart whose x axis is `x_desc`, starting at 0 with `from_zero`; lines of few points
+/// mark them.
 fn line_chart_over(
     x_desc: &str,
     title: &str,
     size: (u32, u32),
     lines: &[Series],
     reference: Option<f64>,
+    from_zero: bool,
 ) -> Result<String, ReportError> {
     let err = chart_error(title);
-    let (xr, yr) = bounds(lines, reference.as_slice());
+    let (mut xr, yr) = bounds(lines, reference.as_slice());
+    if from_zero {
+        xr = 0.0..xr.end;
+    }
     let small = size.0 < 400;
     let mut svg = String::new();
     {
@@ -454,6 +471,10 @@ fn line_chart_over(
                 .map_err(|e| err(e.to_string()))?
                 .label(s.name.as_str())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+            if s.points.len() < 40 {
+                let marks = s.points.iter().map(|&p| Circle::new(p, 3, color.filled()));
+                chart.draw_series(marks).map_err(|e| err(e.to_string()))?;
+            }
         }
         if lines.len() > 1 {
             chart
