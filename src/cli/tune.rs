@@ -396,26 +396,25 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     let nodes = validation
         .and_then(|c| c.nodes)
         .unwrap_or(config.environment(v.generation).nodes);
-    let elo = match (v.elo, v.elo_low, v.elo_high) {
-        (Some(e), Some(lo), Some(hi)) => {
-            let verb = if lo > 0.0 {
-                "gained"
-            } else if hi < 0.0 {
-                "lost"
-            } else {
-                "no clear change:"
-            };
-            format!("{verb} {e:+.1} Elo (95% {lo:+.1} to {hi:+.1})")
+    let against = format!("{anchor} on {} held-out games at {nodes} nodes a move", v.games);
+    let result = match (v.elo, v.elo_low, v.elo_high) {
+        (Some(e), Some(lo), Some(hi)) if lo > 0.0 => {
+            format!("gained {e:+.1} Elo (95% {lo:+.1} to {hi:+.1}) over {against}")
         }
-        (Some(e), _, _) => format!("{e:+.1} Elo (too few games for an interval)"),
-        _ => format!("score {:.3}", v.score),
+        (Some(e), Some(lo), Some(hi)) if hi < 0.0 => {
+            format!("lost {:.1} Elo (95% {lo:+.1} to {hi:+.1}) to {against}", -e)
+        }
+        (Some(e), Some(lo), Some(hi)) => {
+            format!("no clear change, {e:+.1} Elo (95% {lo:+.1} to {hi:+.1}) against {against}")
+        }
+        (Some(e), _, _) => format!("{e:+.1} Elo (too few games for an interval) against {against}"),
+        _ => format!("score {:.3} against {against}", v.score),
     };
     format!(
-        "result: {} {unit} {}: {elo} over {anchor} on {} held-out games at {nodes} nodes a move",
+        "result: {} {} {}: {result}",
         config.name,
-        v.generation,
-        v.games,
-        unit = methods_unit(&config.method),
+        methods_unit(&config.method),
+        v.generation
     )
 }
 
