@@ -227,6 +227,21 @@ fn runs_are_protected_and_configs_checked() {
     tune(&config, &dir.join("runs"), &[]);
     let (config_arg, runs) = (config.to_str().unwrap(), dir.join("runs"));
     let runs_arg = runs.to_str().unwrap();
+    // Resuming a run that was never started says how to start it, and writes nothing.
+    let elsewhere = dir.join("elsewhere");
+    let elsewhere_arg = elsewhere.to_str().unwrap();
+    fails(
+        &[
+            "tune",
+            "--config",
+            config_arg,
+            "--runs",
+            elsewhere_arg,
+            "--resume",
+        ],
+        "no run tiny in",
+    );
+    assert!(!elsewhere.exists());
     // Starting the same run again would overwrite it: refused.
     fails(
         &["tune", "--config", config_arg, "--runs", runs_arg],

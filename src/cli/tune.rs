@@ -55,11 +55,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let plan = Plan::read(&args.config)?;
-    let cluster = if args.mpi {
-        Some(join_cluster(&args)?)
-    } else {
-        None
-    };
+    let cluster = if args.mpi { Some(join_cluster()?) } else { None };
     #[cfg(feature = "mpi")]
     if let Some(c) = cluster.as_ref().filter(|c| c.rank() != 0) {
         // Every rank but 0 only plays: the run folder, the output and the GA are rank 0's.
@@ -83,12 +79,12 @@ type Cluster = std::rc::Rc<qitune::arena::cluster::Cluster>;
 type Cluster = std::convert::Infallible;
 
 #[cfg(feature = "mpi")]
-fn join_cluster(args: &Args) -> Result<Cluster> {
+fn join_cluster() -> Result<Cluster> {
     Ok(std::rc::Rc::new(qitune::arena::cluster::Cluster::init()?))
 }
 
 #[cfg(not(feature = "mpi"))]
-fn join_cluster(_: &Args) -> Result<Cluster> {
+fn join_cluster() -> Result<Cluster> {
     anyhow::bail!("--mpi: this qitune was built without MPI; build it with `cargo build --release --features mpi` (an MPI library such as Open MPI must be installed)")
 }
 

@@ -227,7 +227,14 @@ pub fn running(dir: &Path) -> Option<u32> {
         .parse()
         .ok()?;
     let alive = if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
+        // A process killed but not yet reaped (a zombie) holds nothing any more.
+        std::fs::read_to_string(Path::new("/proc").join(pid.to_string()).join("stat"))
+            .ok()
+            .and_then(|stat| {
+                let state = stat.rsplit_once(") ")?.1.chars().next()?;
+                Some(!matches!(state, 'Z' | 'X' | 'x'))
+            })
+            .unwrap_or(false)
     } else {
         true
     };
