@@ -186,3 +186,51 @@ fn the_match_command_takes_outside_engines_and_refuses_broken_ones() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("--tc"));
 }
+
+/// The memory this test process holds, in kB.
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
+/// An engine that writes an endless line, a flood of a million lines, binary garbage, or
+/// closes its output and goes on running loses its game, and the arena's memory stays small.
+#[test]
+fn a_misbehaving_engine_cannot_take_the_runner_down() {
+    let before = rss_kb();
+    let cases = [
+        ("yes x | tr -d '\\n'", Ending::Crash, "longer than 64 KB"),
+        (
+            "yes 'info depth 1 score 0 pv h2e2' | head -n 1000000; echo 'bestmove h2e2'",
+            Ending::IllegalMove,
+            "",
+        ),
+        ("head -c 200000 /dev/urandom; echo", Ending::Hang, "no answer"),
+        ("exec 1>&-; sleep 3", Ending::Crash, "closed its output"),
+    ];
+    for (reply, ending, says) in cases {
+        let m = game_against(scripted(reply), clock(4000, 0), 2);
+        for p in m.run(1, |_| {}).unwrap() {
+            let fault = p.record.fault.clone().unwrap_or_default();
+            // The flood's move is legal only for the first player's first move.
+            if ending == Ending::IllegalMove {
+                assert!(p.record.ending == Ending::IllegalMove, "{reply}: {fault}");
+            } else {
+                assert_eq!(p.record.ending, ending, "{reply}: {fault}");
+                assert!(fault.contains(says), "{reply}: {fault}");
+            }
+            assert_eq!(p.record.winner, Some(p.a_seat().flip()), "{reply}");
+        }
+    }
+    let grown = rss_kb().saturating_sub(before);
+    assert!(grown < 100_000, "the arena grew by {grown} kB");
+}

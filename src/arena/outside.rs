@@ -99,7 +99,7 @@ pub struct Process {
     protocol: Protocol,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
     /// UCCI times go in milliseconds (the engine offered `usemillisec`), else in seconds.
     millis: bool,
 }
@@ -110,6 +110,42 @@ struct Heard {
     depth: u32,
     score: i32,
     nodes: u64,
+}
+
+/// The longest line an engine may write: far beyond any protocol line (a long PV is a few
+/// KB); a longer one is a fault of that engine, so that an endless line cannot fill memory.
+pub const MAX_LINE: usize = 64 << 10;
+
+/// Lines an engine may be ahead of the arena's reading; beyond them its writes wait.
+const LINES_AHEAD: usize = 1024;
+
+/// What the reader thread passes on.
+enum Output {
+    Line(String),
+    TooLong,
+}
+
+/// Reads one line (without its newline) into `buf`, at most [`MAX_LINE`] bytes: `Some(true)`
+/// a line, `Some(false)` a line too long, `None` the end of the output.
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok((!buf.is_empty()).then_some(true));
+        }
+        let (take, end) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (available.len(), false),
+        };
+        if buf.len() + take > MAX_LINE {
+            return Ok(Some(false));
+        }
+        buf.extend_from_slice(&available[..take]);
+        reader.consume(if end { take + 1 } else { take });
+        if end {
+            return Ok(Some(true));
+        }
+    }
 }
 
 impl Process {
@@ -136,21 +172,23 @@ impl Process {
             .map_err(|e| fault(format!("cannot start {}: {e}", spec.path.display())))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
+        // Bounded both ways: a line longer than MAX_LINE is that engine's fault, and a flood
+        // of lines waits in the pipe (the reader blocks) rather than in memory.
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
         std::thread::spawn(move || {
             // Engines may write bytes that are not UTF-8 (GBK paths): read bytes, keep lines.
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+                let output = match read_line(&mut reader, &mut buf) {
+                    Ok(Some(true)) => Output::Line(String::from_utf8_lossy(&buf).trim().to_string()),
+                    Ok(Some(false)) => Output::TooLong,
+                    Ok(None) | Err(_) => break,
+                };
+                let too_long = matches!(output, Output::TooLong);
+                if tx.send(output).is_err() || too_long {
+                    break;
                 }
             }
         });
@@ -211,11 +249,16 @@ impl Process {
             .map_err(|e| self.fault(Ending::Crash, format!("cannot send '{line}': {e}")))
     }
 
-    /// The next line before `deadline`; a closed pipe is a crash, silence a hang.
+    /// The next line before `deadline`; a closed pipe is a crash, silence a hang, a line
+    /// beyond [`MAX_LINE`] a crash.
     fn next_line(&mut self, deadline: Instant, after: &str) -> Result<String, Fault> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
+            Ok(Output::Line(line)) => Ok(line),
+            Ok(Output::TooLong) => Err(self.fault(
+                Ending::Crash,
+                format!("wrote a line longer than {} KB after '{after}'", MAX_LINE >> 10),
+            )),
             Err(RecvTimeoutError::Timeout) => Err(self.fault(
                 Ending::Hang,
                 format!("no answer to '{after}' within {:.1} s", wait.as_secs_f64()),
