@@ -243,11 +243,11 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         target
     );
     let report_path = run.dir.join("report.html");
-    let lines_out = |line: &str| {
-        if !shown {
-        } else if bars.is_hidden() {
-            println!("{line}");
-        } else {
+    // Above the bars on a terminal; plain lines on a pipe; nothing with --quiet or --jsonl.
+    let lines_out = |line: &str| match (shown, bars.is_hidden()) {
+        (false, _) => {}
+        (true, true) => println!("{line}"),
+        (true, false) => {
             let _ = bars.println(line);
         }
     };
@@ -409,14 +409,9 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     format!(
         "result: {} {} {}: {result}",
         config.name,
-        methods_unit(&config.method),
+        qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit),
         v.generation
     )
-}
-
-/// What a step of the method named `name` is called.
-fn methods_unit(name: &str) -> &'static str {
-    qitune::tune::methods::info(name).map_or("step", |m| m.unit)
 }
 
 /// A validation in words: the champion's results and Elo against the anchor.
