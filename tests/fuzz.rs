@@ -267,7 +267,7 @@ proptest! {
         script.push("isready".to_string());
         readies += 1;
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Weights::default());
+        let mut engine = Engine::new(sink.clone(), Params::defaults(qitune::xiangqi::eval::specs()));
         engine.run(std::io::Cursor::new(script.join("\n") + "\n"));
         let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let answers: Vec<&str> = out

@@ -2,12 +2,14 @@
 
 use anyhow::Result;
 use qitune::game::Game as _;
-use qitune::xiangqi::eval::Weights;
+use qitune::params::Params;
 use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::protocol::Engine;
 use std::path::PathBuf;
 
 /// Play as a UCCI or UCI engine on standard input/output (first command `ucci` or `uci`).
+/// Every parameter of `qitune params` is also a spin option, so that any of them can be set
+/// (and tuned from outside) without a weight file.
 #[derive(clap::Args)]
 pub struct Args {
     /// Evaluation weights (a weight file written by `qitune export` or by hand); default:
@@ -17,11 +19,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let weights = match &args.weights {
-        Some(path) => XiangqiGame::load_weights(path)?,
-        None => Weights::default(),
+    let params = match &args.weights {
+        Some(path) => Params::load(path, XiangqiGame::NAME, XiangqiGame::specs())?,
+        None => Params::defaults(XiangqiGame::specs()),
     };
-    let mut engine = Engine::new(std::io::stdout(), weights);
+    let mut engine = Engine::new(std::io::stdout(), params);
     if let Some(path) = &args.weights {
         engine = engine.with_weights_file(&path.display().to_string());
     }

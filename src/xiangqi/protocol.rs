@@ -12,6 +12,7 @@ use super::smp::{Pool, MAX_THREADS};
 use super::time::TimeControl;
 use super::Move;
 use crate::game::Game as _;
+use crate::params::Params;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -46,11 +47,18 @@ pub struct Engine<W: Write + Send + 'static> {
     millis: bool,
     /// The weight file in use, shown in `id name` (`None`: the built-in weights).
     weights_file: Option<String>,
+    /// Every tunable parameter's current value: each is a spin option, so that a tuner or a
+    /// GUI can set any of them without a weight file.
+    params: Params,
+    /// Parameters were set since the searcher's weights were built: they are rebuilt once,
+    /// before the next search, rather than once per `setoption`.
+    params_changed: bool,
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
-    /// A new session with the given evaluation weights.
-    pub fn new(out: W, weights: Weights) -> Engine<W> {
+    /// A new session with the given evaluation and search parameters.
+    pub fn new(out: W, params: Params) -> Engine<W> {
+        let weights = Weights::new(&params);
         Engine {
             out: Arc::new(Mutex::new(out)),
             dialect: Dialect::Uci,
@@ -63,6 +71,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             signals: Signals::default(),
             millis: false,
             weights_file: None,
+            params,
+            params_changed: false,
         }
     }
 
@@ -128,6 +138,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.say("option ponder type check default true");
                 self.say("option newgame type button");
                 self.say("option weightsfile type string default <empty>");
+                self.say_parameters();
                 self.say("ucciok");
             }
             "uci" => {
@@ -142,9 +153,14 @@ impl<W: Write + Send + 'static> Engine<W> {
                 ));
                 self.say("option name Ponder type check default true");
                 self.say("option name WeightsFile type string default <empty>");
+                self.say_parameters();
                 self.say("uciok");
             }
-            "isready" => self.say("readyok"),
+            "isready" => {
+                self.finish_search();
+                self.apply_params();
+                self.say("readyok");
+            }
             "ucinewgame" => self.new_game(),
             "setoption" => self.set_option(args),
             "position" => self.position(args),
@@ -166,6 +182,28 @@ impl<W: Write + Send + 'static> Engine<W> {
             other => self.error(&format!("unknown command '{other}'")),
         }
         true
+    }
+
+    /// One spin option per parameter, its current value the default.
+    fn say_parameters(&self) {
+        for (spec, value) in self.params.specs().iter().zip(self.params.values()) {
+            let (name, min, max) = (spec.name, spec.min, spec.max);
+            self.say(&match self.dialect {
+                Dialect::Ucci => format!("option {name} type spin min {min} max {max} default {value}"),
+                Dialect::Uci => format!("option name {name} type spin default {value} min {min} max {max}"),
+            });
+        }
+    }
+
+    /// Builds the searcher's weights from the parameters if any was set since.
+    fn apply_params(&mut self) {
+        if !self.params_changed {
+            return;
+        }
+        if let Some(s) = &mut self.searcher {
+            s.set_weights(Weights::new(&self.params));
+            self.params_changed = false;
+        }
     }
 
     fn new_game(&mut self) {
@@ -221,18 +259,34 @@ impl<W: Write + Send + 'static> Engine<W> {
             },
             "ponder" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
             "newgame" => self.new_game(),
-            "weightsfile" | "weights" => match XiangqiGame::load_weights(Path::new(value.trim())) {
-                Ok(w) => {
-                    if let Some(s) = &mut self.searcher {
-                        s.set_weights(w);
-                        s.clear();
+            "weightsfile" | "weights" => {
+                match Params::load(Path::new(value.trim()), XiangqiGame::NAME, XiangqiGame::specs()) {
+                    Ok(params) => {
+                        if let Some(s) = &mut self.searcher {
+                            s.set_weights(Weights::new(&params));
+                            s.clear();
+                        }
+                        self.params = params;
+                        self.params_changed = false;
+                        self.weights_file = Some(value.trim().to_string());
                     }
-                    self.weights_file = Some(value.trim().to_string());
+                    Err(e) => self.error(&e.to_string()),
                 }
-                Err(e) => self.error(&e.to_string()),
-            },
+            }
             "" => self.error("setoption needs an option name"),
-            other => self.error(&format!("unknown option '{other}'")),
+            other => match self.params.index_of(other) {
+                Some(i) => {
+                    let spec = self.params.specs()[i];
+                    match value.trim().parse::<i64>().map(|v| self.params.set(spec.name, v)) {
+                        Ok(Ok(())) => self.params_changed = true,
+                        _ => self.error(&format!(
+                            "option {}: '{value}' is not a whole number from {} to {}",
+                            spec.name, spec.min, spec.max
+                        )),
+                    }
+                }
+                None => self.error(&format!("unknown option '{other}'")),
+            },
         }
     }
 
@@ -279,6 +333,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn go(&mut self, args: &[&str]) {
         // A search under way answers first, so that answers come in the order of the `go`s.
         self.finish_search();
+        self.apply_params();
         // Every `go` is answered, so that a GUI never waits: an error line, then no move.
         let Some(game) = self.game.clone() else {
             self.error("go: no position to search (the last 'position' was rejected)");
@@ -412,7 +467,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Ok(s) => self.searcher = Some(s),
                 Err(_) => {
                     self.error("the search failed; starting afresh");
-                    let mut fresh = Pool::new(Weights::default(), self.hash_mb);
+                    let mut fresh = Pool::new(Weights::new(&self.params), self.hash_mb);
                     fresh.set_threads(self.threads);
                     self.searcher = Some(fresh);
                 }
@@ -483,10 +538,15 @@ mod tests {
 
     /// Plays a script as a GUI would: after a finite `go`, waits for the answer.
     fn session(script: &str) -> String {
+        session_with(Params::defaults(XiangqiGame::specs()), script)
+    }
+
+    /// [`session`] for an engine started with `params`.
+    fn session_with(params: Params, script: &str) -> String {
         let sink = Sink::default();
         let text = |s: &Sink| String::from_utf8(s.0.lock().unwrap().clone()).unwrap();
         let answers = |s: &Sink| text(s).lines().filter(|l| l.contains("bestmove")).count();
-        let mut engine = Engine::new(sink.clone(), Weights::default());
+        let mut engine = Engine::new(sink.clone(), params);
         for line in script.lines() {
             let before = answers(&sink);
             if !engine.handle(line) {
@@ -516,7 +576,7 @@ mod tests {
             uci in proptest::bool::ANY,
         ) {
             let sink = Sink::default();
-            let mut engine = Engine::new(sink.clone(), Weights::default());
+            let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs()));
             engine.handle(if uci { "uci" } else { "ucci" });
             for words in &lines {
                 let line: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
@@ -609,7 +669,7 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_do_not_end_the_session() {
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Weights::default());
+        let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs()));
         engine.run(&b"ucci\nsetoption weightsfile \xc6\xe5.json\n\xff\nisready\nquit\n"[..]);
         let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         assert!(out.contains("readyok") && out.contains("bye"), "{out}");
@@ -625,6 +685,73 @@ mod tests {
         assert!(lines.iter().any(|l| l.starts_with("info depth 3 score ")));
         assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
         assert_eq!(lines.last(), Some(&"bye"));
+    }
+
+    #[test]
+    fn every_parameter_is_a_spin_option_that_sets_it() {
+        let specs = XiangqiGame::specs();
+        let rook = specs.iter().find(|s| s.name == "rook").expect("a rook weight");
+        for (hello, line) in [
+            (
+                "uci",
+                format!(
+                    "option name rook type spin default {} min {} max {}",
+                    rook.default, rook.min, rook.max
+                ),
+            ),
+            (
+                "ucci",
+                format!(
+                    "option rook type spin min {} max {} default {}",
+                    rook.min, rook.max, rook.default
+                ),
+            ),
+        ] {
+            let out = session(&format!("{hello}\nquit\n"));
+            assert!(out.lines().any(|l| l == line), "{hello}: no '{line}' in\n{out}");
+            let spins = out.lines().filter(|l| l.contains(" type spin ")).count();
+            // Hash and Threads besides the parameters.
+            assert_eq!(spins, specs.len() + 2, "{hello}");
+        }
+        // Set by option, the search is the one of an engine started with those values.
+        let search = "position startpos moves h2e2 h9g7\ngo depth 5\nquit\n";
+        let mut params = Params::defaults(specs);
+        params.set("rook", i64::from(rook.min)).unwrap();
+        params.set("cannon", 400).unwrap();
+        // The search's lines without their timings.
+        let scores = |out: String| -> Vec<String> {
+            out.lines()
+                .filter(|l| l.starts_with("info depth") || l.starts_with("bestmove"))
+                .map(|l| {
+                    let words: Vec<&str> = l.split(' ').collect();
+                    let timed = |i: usize| i > 0 && matches!(words[i - 1], "time" | "nps");
+                    (0..words.len())
+                        .filter(|&i| !timed(i) && !matches!(words[i], "time" | "nps"))
+                        .map(|i| words[i])
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        let started = scores(session_with(params.clone(), &format!("uci\n{search}")));
+        let set = scores(session(&format!(
+            "uci\nsetoption name rook value {}\nsetoption name Cannon value 400\nucinewgame\n{search}",
+            rook.min
+        )));
+        let default = scores(session(&format!("uci\n{search}")));
+        assert_eq!(set, started);
+        assert_ne!(set, default, "the options changed nothing");
+        // UCCI's form, and values out of range refused by name with the value kept.
+        let out = session(&format!(
+            "ucci\nsetoption rook {}\nsetoption rook 99999\nsetoption rook x\n{search}",
+            rook.min
+        ));
+        let refusal = format!(
+            "info string error: option rook: '99999' is not a whole number from {} to {}",
+            rook.min, rook.max
+        );
+        assert!(out.contains(&refusal), "{out}");
+        assert!(out.contains("option rook: 'x' is not"), "{out}");
     }
 
     #[test]
