@@ -234,3 +234,50 @@ fn a_misbehaving_engine_cannot_take_the_runner_down() {
     let grown = rss_kb().saturating_sub(before);
     assert!(grown < 100_000, "the arena grew by {grown} kB");
 }
+
+/// An engine process plays game after game: a new game in it is the game a fresh process
+/// would play (at fixed nodes, every repeat of a pairing is the same game), and a match
+/// starts no more processes than it plays games at once.
+#[test]
+fn engine_processes_are_reused_between_games_without_changing_them() {
+    let dir = std::env::temp_dir().join(format!("qitune-reuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("starts");
+    for threads in [1, 2] {
+        let _ = std::fs::remove_file(&log);
+        let engine = Agent::Outside(Arc::new(OutsideEngine {
+            name: "qitune uci".into(),
+            path: "/bin/sh".into(),
+            args: vec![
+                "-c".into(),
+                format!("echo start >> '{}'; exec '{QITUNE}' engine", log.display()),
+            ],
+            protocol: Protocol::Uci,
+            options: [("Hash".to_string(), serde_json::json!(1))].into_iter().collect(),
+        }));
+        let games = 8;
+        let played = game_against(engine, Budget::Nodes(400), games)
+            .run(threads, |_| {})
+            .unwrap();
+        assert_eq!(played.len(), games);
+        for p in &played[2..] {
+            let first = &played[p.index % 2].record;
+            assert_eq!(
+                p.record.moves, first.moves,
+                "{threads} threads: game {} differs",
+                p.index
+            );
+            assert_eq!(
+                p.record.scores, first.scores,
+                "{threads} threads: game {}",
+                p.index
+            );
+        }
+        let starts = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert!(
+            starts <= threads,
+            "{threads} threads: {starts} processes for {games} games"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

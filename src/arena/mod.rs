@@ -129,6 +129,8 @@ pub fn read_positions<G: Game>(path: &Path) -> Result<Vec<G::Board>, ArenaError>
 /// index and gives the results back in index order, whatever the number of threads.
 pub struct Runner {
     pool: rayon::ThreadPool,
+    /// Outside engines waiting between games.
+    engines: outside::Engines,
     /// Other MPI ranks that play schedules whose players are known by their parameters.
     #[cfg(feature = "mpi")]
     cluster: Option<std::rc::Rc<cluster::Cluster>>,
@@ -145,6 +147,7 @@ impl Runner {
             })?;
         Ok(Runner {
             pool,
+            engines: outside::Engines::new(2 * threads.max(1)),
             #[cfg(feature = "mpi")]
             cluster: None,
         })
@@ -225,23 +228,24 @@ impl<G: Game> Schedule<'_, G> {
     ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
         #[cfg(feature = "mpi")]
         if let (Some(cluster), Some(params)) = (&runner.cluster, self.params) {
-            return self.run_on(cluster, runner.pool.current_num_threads(), params, done);
+            return self.run_on(cluster, runner, params, done);
         }
         Ok(runner.map(0..self.fixtures.len(), |i| {
-            let record = self.play(i);
+            let record = self.play(i, &runner.engines);
             done(i, &record);
             record
         }))
     }
 
     /// Game `i` of the schedule.
-    fn play(&self, i: usize) -> GameRecord<G::Move> {
+    fn play(&self, i: usize, engines: &outside::Engines) -> GameRecord<G::Move> {
         let f = self.fixtures[i];
         play_game::<G>(
             &self.positions[f.position],
             &self.players[f.first],
             &self.players[f.second],
             &self.conditions,
+            engines,
         )
     }
 
@@ -250,7 +254,7 @@ impl<G: Game> Schedule<'_, G> {
     fn run_on(
         &self,
         cluster: &cluster::Cluster,
-        threads: usize,
+        runner: &Runner,
         params: &[Params],
         done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
@@ -264,8 +268,8 @@ impl<G: Game> Schedule<'_, G> {
         let mut failure = None;
         cluster.play(
             &wire,
-            threads,
-            |i| keep(i, self.play(i)),
+            runner.pool.current_num_threads(),
+            |i| keep(i, self.play(i, &runner.engines)),
             |i, sent| match sent.record::<G>(&self.positions[self.fixtures[i].position]) {
                 Ok(record) => keep(i, record),
                 Err(e) => {
@@ -405,7 +409,7 @@ impl<G: Game> Match<G> {
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
-                let p = self.play(index);
+                let p = self.play(index, &runner.engines);
                 done(&p);
                 Some(p)
             });
@@ -426,7 +430,7 @@ impl<G: Game> Match<G> {
 
     /// Game `index`: pair `index / 2` on its position; A has the first seat in the pair's
     /// first game.
-    pub fn play(&self, index: usize) -> Played<G> {
+    fn play(&self, index: usize, engines: &outside::Engines) -> Played<G> {
         let start = &self.positions[(index / 2) % self.positions.len()];
         let a_first = index % 2 == 0;
         let (first, second) = if a_first {
@@ -437,7 +441,7 @@ impl<G: Game> Match<G> {
         Played {
             index,
             a_first,
-            record: play_game::<G>(start, first, second, &self.conditions),
+            record: play_game::<G>(start, first, second, &self.conditions, engines),
         }
     }
 }

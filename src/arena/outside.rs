@@ -1,8 +1,9 @@
 //! Outside engines as players: a UCCI or UCI engine process driven over its pipes, with the
 //! arena keeping the clock and judging every answer.
 //!
-//! One process per game and seat: a crashed or hung engine costs its game and nothing more,
-//! and the next game starts a fresh one.
+//! A process plays one game at a time; between games it waits in the runner's pool
+//! ([`Engines`]) for the next. A crashed or hung engine costs its game and nothing more: it
+//! is never reused, and the next game starts a fresh one.
 
 use crate::game::{Ending, Game, Limit, OutsideEngine, Protocol, Seat, Thought};
 use std::io::{BufRead, BufReader, Write};
@@ -39,6 +40,15 @@ pub enum DescriptionError {
     },
     #[error("'{spec}': no program is named after '{protocol}:'")]
     NoProgram { spec: String, protocol: &'static str },
+    #[error("'{0}' is no engine: an engine is ucci:COMMAND, uci:COMMAND or an engine description (JSON with path and protocol)")]
+    NotEngine(String),
+}
+
+/// Reads an outside engine: `ucci:COMMAND`, `uci:COMMAND` or an engine description file.
+pub fn engine(spec: &str) -> Result<OutsideEngine, DescriptionError> {
+    from_command(spec)
+        .or_else(|| from_file(Path::new(spec)))
+        .unwrap_or_else(|| Err(DescriptionError::NotEngine(spec.to_string())))
 }
 
 /// Reads `ucci:COMMAND` or `uci:COMMAND` (a program and its arguments, split at spaces).
@@ -93,6 +103,86 @@ pub fn from_file(path: &Path) -> Option<Result<OutsideEngine, DescriptionError>>
     )
 }
 
+/// An option an engine offers in its handshake (`option ... type ...`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EngineOption {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: OptionKind,
+}
+
+/// An option's type and what the engine says of its values.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Combo { default: String, values: Vec<String> },
+    Button,
+    String { default: String },
+}
+
+impl EngineOption {
+    /// Reads an `option` line of either protocol: UCI's `option name N type spin default D
+    /// min A max B` (a name may hold spaces) or UCCI's `option N type spin min A max B
+    /// default D`, keywords in any order. `None` for a line that is no option or one whose
+    /// type or numbers cannot be read.
+    pub fn parse(line: &str) -> Option<EngineOption> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") {
+            return None;
+        }
+        let at = |key: &str| words.iter().position(|w| *w == key);
+        let kind_at = at("type")?;
+        let name = match words.get(1) {
+            Some(&"name") => words[2..kind_at].join(" "),
+            _ => words[1..kind_at].join(" "),
+        };
+        if name.is_empty() {
+            return None;
+        }
+        const KEYS: [&str; 5] = ["type", "default", "min", "max", "var"];
+        // A keyword's value: the words up to the next keyword (a string default may hold spaces).
+        let value = |key: &str| -> Option<String> {
+            let i = at(key)?;
+            let end = (i + 1..words.len())
+                .find(|&j| KEYS.contains(&words[j]))
+                .unwrap_or(words.len());
+            Some(words[i + 1..end].join(" "))
+        };
+        let number = |key: &str| value(key)?.parse::<i64>().ok();
+        let kind = match words.get(kind_at + 1)?.to_ascii_lowercase().as_str() {
+            "spin" => {
+                let (min, max) = (number("min")?, number("max")?);
+                let default = match value("default") {
+                    Some(v) => v.parse::<i64>().ok()?,
+                    None => min,
+                };
+                if !(min <= default && default <= max) {
+                    return None;
+                }
+                OptionKind::Spin { default, min, max }
+            }
+            "check" => OptionKind::Check {
+                default: value("default").is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            },
+            "combo" => OptionKind::Combo {
+                default: value("default").unwrap_or_default(),
+                values: (0..words.len())
+                    .filter(|&i| words[i] == "var")
+                    .filter_map(|i| words.get(i + 1).map(|v| v.to_string()))
+                    .collect(),
+            },
+            "button" => OptionKind::Button,
+            "string" | "label" => OptionKind::String {
+                default: value("default").unwrap_or_default(),
+            },
+            _ => return None,
+        };
+        Some(EngineOption { name, kind })
+    }
+}
+
 /// A running outside engine.
 pub struct Process {
     name: String,
@@ -102,6 +192,53 @@ pub struct Process {
     lines: Receiver<Output>,
     /// UCCI times go in milliseconds (the engine offered `usemillisec`), else in seconds.
     millis: bool,
+    /// What the engine offered in its handshake.
+    offered: Vec<EngineOption>,
+    /// The description it runs under now: its options as last set.
+    current: OutsideEngine,
+}
+
+/// Idle engine processes kept between games, so that a game does not pay a process start:
+/// a game takes one of the same program and option names, sets the options that differ and
+/// starts a new game in it (`ucinewgame`, UCCI's `setoption newgame`), or starts a fresh
+/// process; a process that faulted is never given back. At most `limit` wait at a time.
+pub struct Engines {
+    idle: std::sync::Mutex<Vec<Process>>,
+    limit: usize,
+}
+
+impl Engines {
+    /// A pool that keeps at most `limit` idle processes (two a game at a time suffice).
+    pub fn new(limit: usize) -> Engines {
+        Engines {
+            idle: std::sync::Mutex::new(Vec::new()),
+            limit,
+        }
+    }
+
+    /// A process for a game as `spec`: an idle one renewed, else a fresh one.
+    pub fn take(&self, spec: &OutsideEngine) -> Result<Process, Fault> {
+        let found = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let i = idle.iter().position(|p| p.fits(spec));
+            i.map(|i| idle.swap_remove(i))
+        };
+        if let Some(mut process) = found {
+            // A process that cannot be renewed is let go; the game gets a fresh one.
+            if process.renew(spec).is_ok() {
+                return Ok(process);
+            }
+        }
+        Process::start(spec)
+    }
+
+    /// Keeps a healthy process, idle after its game, for a later game.
+    pub fn give(&self, process: Process) {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.len() < self.limit {
+            idle.push(process);
+        }
+    }
 }
 
 /// What an engine said about its search, from its `info` lines.
@@ -199,6 +336,8 @@ impl Process {
             stdin,
             lines,
             millis: false,
+            offered: Vec::new(),
+            current: spec.clone(),
         };
         let (hello, ok) = match spec.protocol {
             Protocol::Ucci => ("ucci", "ucciok"),
@@ -211,28 +350,69 @@ impl Process {
             if line == ok {
                 break;
             }
-            if spec.protocol == Protocol::Ucci && line.starts_with("option usemillisec") {
-                p.millis = true;
+            if let Some(option) = EngineOption::parse(&line) {
+                if spec.protocol == Protocol::Ucci && option.name == "usemillisec" {
+                    p.millis = true;
+                }
+                p.offered.push(option);
             }
         }
         if p.millis {
             p.send("setoption usemillisec true")?;
         }
         for (name, value) in &spec.options {
-            let value = match value {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            p.send(&match spec.protocol {
-                Protocol::Ucci => format!("setoption {name} {value}"),
-                Protocol::Uci => format!("setoption name {name} value {value}"),
-            })?;
+            p.set_option(name, value)?;
         }
         if spec.protocol == Protocol::Uci {
             p.send("ucinewgame")?;
         }
         p.ready()?;
         Ok(p)
+    }
+
+    /// The options the engine offered in its handshake, in its order.
+    pub fn options(&self) -> &[EngineOption] {
+        &self.offered
+    }
+
+    /// Whether this process can play a new game as `spec`: the same program, protocol and
+    /// option names, and a protocol way to start a new game (UCI always; UCCI when the
+    /// engine offers `newgame`).
+    fn fits(&self, spec: &OutsideEngine) -> bool {
+        let c = &self.current;
+        c.path == spec.path
+            && c.args == spec.args
+            && c.protocol == spec.protocol
+            && c.options.keys().eq(spec.options.keys())
+            && (spec.protocol == Protocol::Uci || self.offered.iter().any(|o| o.name == "newgame"))
+    }
+
+    /// Brings the process to `spec`'s option values and starts a new game in it.
+    fn renew(&mut self, spec: &OutsideEngine) -> Result<(), Fault> {
+        self.name = spec.name.clone();
+        for (name, value) in &spec.options {
+            if self.current.options.get(name) != Some(value) {
+                self.set_option(name, value)?;
+            }
+        }
+        self.current = spec.clone();
+        self.send(match self.protocol {
+            Protocol::Ucci => "setoption newgame",
+            Protocol::Uci => "ucinewgame",
+        })?;
+        self.ready()
+    }
+
+    /// Sends `setoption` in the protocol's form.
+    fn set_option(&mut self, name: &str, value: &serde_json::Value) -> Result<(), Fault> {
+        let value = match value {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        self.send(&match self.protocol {
+            Protocol::Ucci => format!("setoption {name} {value}"),
+            Protocol::Uci => format!("setoption name {name} value {value}"),
+        })
     }
 
     fn fault(&self, ending: Ending, what: String) -> Fault {
@@ -481,5 +661,60 @@ mod tests {
         assert_eq!((h.depth, h.score), (9, -29_996));
         h.read(Protocol::Ucci, "depth 5 score 123 pv b0c2".split(' '));
         assert_eq!((h.depth, h.score), (5, 123));
+    }
+
+    #[test]
+    fn option_lines_of_both_protocols_are_read() {
+        let spin = |name: &str, default, min, max| EngineOption {
+            name: name.to_string(),
+            kind: OptionKind::Spin { default, min, max },
+        };
+        let read = EngineOption::parse;
+        assert_eq!(
+            read("option name Hash type spin default 16 min 1 max 33554432"),
+            Some(spin("Hash", 16, 1, 33_554_432))
+        );
+        // UCCI order, odd spacing, a name with spaces, a negative range.
+        assert_eq!(
+            read("option hashsize type spin min 0 max 1024 default 0"),
+            Some(spin("hashsize", 0, 0, 1024))
+        );
+        assert_eq!(
+            read("option   name  Razor Margin\ttype spin  min -50 max 900   default 200 "),
+            Some(spin("Razor Margin", 200, -50, 900))
+        );
+        assert_eq!(
+            read("option name Ponder type check default false").map(|o| o.kind),
+            Some(OptionKind::Check { default: false })
+        );
+        assert_eq!(
+            read("option name Style type combo default Normal var Solid var Normal var Risky")
+                .map(|o| o.kind),
+            Some(OptionKind::Combo {
+                default: "Normal".into(),
+                values: vec!["Solid".into(), "Normal".into(), "Risky".into()]
+            })
+        );
+        assert_eq!(
+            read("option name EvalFile type string default pikafish.nnue").map(|o| o.kind),
+            Some(OptionKind::String {
+                default: "pikafish.nnue".into()
+            })
+        );
+        assert_eq!(
+            read("option name Clear Hash type button").map(|o| o.name),
+            Some("Clear Hash".into())
+        );
+        for bad in [
+            "id name x",
+            "option name X type spin default 5 min 1",
+            "option name X type spin default 9 min 1 max 5",
+            "option name X type spin default five min 1 max 9",
+            "option name type spin min 1 max 9",
+            "option name X type dial",
+            "option name X",
+        ] {
+            assert_eq!(read(bad), None, "{bad}");
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! the clocks, checks every move against the rules and ends the game by the rules, the ply
 //! cap, the clock, a fault of an engine, or adjudication.
 
-use super::outside::{Fault, Process};
+use super::outside::{Engines, Fault, Process};
 use crate::game::{Adjudication, Agent, Budget, Ending, Engine, Game, GameRecord, Limit, MoveTime, Player};
 use std::time::{Duration, Instant};
 
@@ -25,13 +25,15 @@ enum Mover<G: Game> {
 }
 
 /// Plays a game from `start`: `first` has the seat that moves first in the game (Red,
-/// White). Embedded engines start fresh, so with node or depth limits a game depends only
-/// on its inputs.
+/// White). Embedded engines start fresh, and outside ones start a new game in a process
+/// from `engines` (given back after the game unless it faulted), so with node or depth
+/// limits a game depends only on its inputs.
 pub fn play_game<G: Game>(
     start: &G::Board,
     first: &Player<G::Weights>,
     second: &Player<G::Weights>,
     conditions: &Conditions,
+    engines: &Engines,
 ) -> GameRecord<G::Move> {
     let players = [first, second];
     let mut record = GameRecord::new(G::fen(start), G::to_move(start));
@@ -39,15 +41,40 @@ pub fn play_game<G: Game>(
     for (i, p) in players.iter().enumerate() {
         match &p.agent {
             Agent::Weights(w) => movers.push(Mover::Own(G::engine(w, conditions.tt_mb, start))),
-            Agent::Outside(spec) => match Process::start(spec) {
+            Agent::Outside(spec) => match engines.take(spec) {
                 Ok(process) => movers.push(Mover::Outside(process)),
                 Err(fault) => {
                     lose(&mut record, crate::game::Seat::BOTH[i], fault);
+                    give_back(movers, None, engines);
                     return record;
                 }
             },
         }
     }
+    let faulted = play_out::<G>(&mut record, start, players, &mut movers, conditions);
+    give_back(movers, faulted, engines);
+    record
+}
+
+/// Returns the outside engines of a finished game to the pool, but for the one at fault.
+fn give_back<G: Game>(movers: Vec<Mover<G>>, faulted: Option<usize>, engines: &Engines) {
+    for (i, mover) in movers.into_iter().enumerate() {
+        if let Mover::Outside(process) = mover {
+            if faulted != Some(i) {
+                engines.give(process);
+            }
+        }
+    }
+}
+
+/// Plays the game out; the index of the seat whose outside engine faulted, if one did.
+fn play_out<G: Game>(
+    record: &mut GameRecord<G::Move>,
+    start: &G::Board,
+    players: [&Player<G::Weights>; 2],
+    movers: &mut [Mover<G>],
+    conditions: &Conditions,
+) -> Option<usize> {
     let increments = players.map(|p| match p.budget {
         Budget::Clock { increment, .. } => increment,
         _ => Duration::ZERO,
@@ -95,13 +122,17 @@ pub fn play_game<G: Game>(
             Ok(t) => t,
             Err(fault) => {
                 match G::claimable_draw(&state).filter(|_| fault.ending == Ending::FalseClaim) {
+                    // A granted claim is an answer: the engine waits for its next game.
                     Some(rule) => {
                         record.winner = None;
                         record.ending = Ending::ClaimedDraw(rule);
+                        return None;
                     }
-                    None => lose(&mut record, seat, fault),
+                    None => {
+                        lose(record, seat, fault);
+                        return Some(i);
+                    }
                 }
-                break;
             }
         };
         record.nodes[i] += thought.nodes;
@@ -129,7 +160,7 @@ pub fn play_game<G: Game>(
         record.moves.push(mv);
         record.scores.push(thought.score);
         record.depths.push(thought.depth);
-        if let Some((winner, ending)) = conditions.adjudication.judge(&record) {
+        if let Some((winner, ending)) = conditions.adjudication.judge(record) {
             // The rules come first: a ruling on this move stands.
             if G::verdict(&state).is_none() {
                 record.winner = winner;
@@ -138,7 +169,7 @@ pub fn play_game<G: Game>(
             }
         }
     }
-    record
+    None
 }
 
 fn lose<M>(record: &mut GameRecord<M>, seat: crate::game::Seat, fault: Fault) {

@@ -117,7 +117,9 @@ impl ScheduleWire {
             tt_mb: self.tt_mb,
             time_margin: Duration::ZERO,
         };
-        let record = play_game::<G>(&start, &player(first)?, &player(second)?, &conditions);
+        // Players of a wired schedule are embedded engines: no outside process to keep.
+        let engines = super::outside::Engines::new(0);
+        let record = play_game::<G>(&start, &player(first)?, &player(second)?, &conditions, &engines);
         Ok(RecordWire::of(&record))
     }
 }
