@@ -21,7 +21,7 @@ pub struct Conditions {
 /// Who moves for a seat during one game.
 enum Mover<G: Game> {
     Own(G::Engine),
-    Outside(Process),
+    Outside(Box<Process>),
 }
 
 /// Plays a game from `start`: `first` has the seat that moves first in the game (Red,
@@ -42,7 +42,7 @@ pub fn play_game<G: Game>(
         match &p.agent {
             Agent::Weights(w) => movers.push(Mover::Own(G::engine(w, conditions.tt_mb, start))),
             Agent::Outside(spec) => match engines.take(spec) {
-                Ok(process) => movers.push(Mover::Outside(process)),
+                Ok(process) => movers.push(Mover::Outside(Box::new(process))),
                 Err(fault) => {
                     lose(&mut record, crate::game::Seat::BOTH[i], fault);
                     give_back(movers, None, engines);
@@ -61,7 +61,7 @@ fn give_back<G: Game>(movers: Vec<Mover<G>>, faulted: Option<usize>, engines: &E
     for (i, mover) in movers.into_iter().enumerate() {
         if let Mover::Outside(process) = mover {
             if faulted != Some(i) {
-                engines.give(process);
+                engines.give(*process);
             }
         }
     }
