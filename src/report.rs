@@ -206,8 +206,8 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         .map_err(|e| not_a_run(format!("cannot read {}: {e}", config_path.display())))?;
     let config: Config =
         serde_json::from_str(&text).map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
-    let specs = crate::games::specs_for(&config.game)
-        .ok_or_else(|| not_a_run(format!("unknown game '{}'", config.game)))?;
+    let specs = crate::tune::subject::specs(&config)
+        .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let base = match &config.base_weights {
         Some(path) => Params::load(Path::new(path), &config.game, specs)?,
         None => Params::defaults(specs),

@@ -25,6 +25,8 @@ fn qitune_engine(protocol: Protocol) -> Agent<qitune::xiangqi::eval::Weights> {
         args: vec!["engine".into()],
         protocol,
         options: [("Hash".to_string(), serde_json::json!(4))].into_iter().collect(),
+        provenance: Default::default(),
+        dir: None,
     }))
 }
 
@@ -39,6 +41,8 @@ fn scripted(reply: &str) -> Agent<qitune::xiangqi::eval::Weights> {
         args: vec!["-c".into(), script],
         protocol: Protocol::Ucci,
         options: Default::default(),
+        provenance: Default::default(),
+        dir: None,
     }))
 }
 
@@ -254,6 +258,8 @@ fn engine_processes_are_reused_between_games_without_changing_them() {
             ],
             protocol: Protocol::Uci,
             options: [("Hash".to_string(), serde_json::json!(1))].into_iter().collect(),
+            provenance: Default::default(),
+            dir: None,
         }));
         let games = 8;
         let played = game_against(engine, Budget::Nodes(400), games)

@@ -6,10 +6,10 @@
 //! is never reused, and the next game starts a fresh one.
 
 use crate::game::{Ending, Game, Limit, OutsideEngine, Protocol, Seat, Thought};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::process::ChildStdout;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to start, to answer `isready`, and to answer `stop` once its
@@ -71,8 +71,10 @@ pub fn from_command(spec: &str) -> Option<Result<OutsideEngine, DescriptionError
         name: spec.to_string(),
         path: PathBuf::from(path),
         args: words.map(str::to_string).collect(),
+        dir: None,
         protocol,
         options: Default::default(),
+        provenance: Default::default(),
     }))
 }
 
@@ -88,11 +90,12 @@ pub fn from_file(path: &Path) -> Option<Result<OutsideEngine, DescriptionError>>
                 if e.name.is_empty() {
                     e.name = path.display().to_string();
                 }
-                // A relative program path is read from the description's folder.
-                if e.path.is_relative() && e.path.components().count() > 1 {
-                    if let Some(dir) = path.parent() {
+                // A relative program path and folder are read from the description's folder.
+                if let Some(dir) = path.parent() {
+                    if e.path.is_relative() && e.path.components().count() > 1 {
                         e.path = dir.join(&e.path);
                     }
+                    e.dir = e.dir.as_ref().map(|d| dir.join(d));
                 }
                 e
             })
@@ -189,7 +192,7 @@ pub struct Process {
     protocol: Protocol,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Output>,
+    output: Output,
     /// UCCI times go in milliseconds (the engine offered `usemillisec`), else in seconds.
     millis: bool,
     /// What the engine offered in its handshake.
@@ -253,34 +256,100 @@ struct Heard {
 /// KB); a longer one is a fault of that engine, so that an endless line cannot fill memory.
 pub const MAX_LINE: usize = 64 << 10;
 
-/// Lines an engine may be ahead of the arena's reading; beyond them its writes wait.
-const LINES_AHEAD: usize = 1024;
-
-/// What the reader thread passes on.
-enum Output {
-    Line(String),
-    TooLong,
+/// An engine's output, read on the thread that plays its game: waiting on the pipe itself
+/// (poll) costs one wake-up per write of the engine, where a reader thread and a queue cost
+/// two, and a game's moves are thousands of such waits. At most a line (and one read) is
+/// held at a time, however much the engine writes.
+struct Output {
+    pipe: ChildStdout,
+    buf: Vec<u8>,
+    /// Where the unread part of `buf` starts.
+    start: usize,
+    closed: bool,
 }
 
-/// Reads one line (without its newline) into `buf`, at most [`MAX_LINE`] bytes: `Some(true)`
-/// a line, `Some(false)` a line too long, `None` the end of the output.
-fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    loop {
-        let available = reader.fill_buf()?;
-        if available.is_empty() {
-            return Ok((!buf.is_empty()).then_some(true));
+/// What reading an engine's output gave.
+enum Got {
+    /// A line without its newline, trimmed (bytes that are not UTF-8 replaced: engines may
+    /// write GBK paths).
+    Line(String),
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
+    /// Nothing by the deadline.
+    Silent,
+    /// The output is closed and everything before it was read.
+    Closed,
+}
+
+impl Output {
+    fn new(pipe: ChildStdout) -> Output {
+        Output {
+            pipe,
+            buf: Vec::new(),
+            start: 0,
+            closed: false,
         }
-        let (take, end) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (available.len(), false),
-        };
-        if buf.len() + take > MAX_LINE {
-            return Ok(Some(false));
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    fn next(&mut self, deadline: Instant) -> Got {
+        loop {
+            let unread = &self.buf[self.start..];
+            if let Some(i) = unread.iter().position(|&b| b == b'\n') {
+                let line = String::from_utf8_lossy(&unread[..i]).trim().to_string();
+                self.start += i + 1;
+                return Got::Line(line);
+            }
+            if unread.len() > MAX_LINE {
+                return Got::TooLong;
+            }
+            if self.closed {
+                if unread.is_empty() {
+                    return Got::Closed;
+                }
+                let line = String::from_utf8_lossy(unread).trim().to_string();
+                self.start = self.buf.len();
+                return Got::Line(line);
+            }
+            self.buf.drain(..self.start);
+            self.start = 0;
+            match self.wait(deadline) {
+                Ok(true) => {
+                    let mut chunk = [0u8; 16 << 10];
+                    match self.pipe.read(&mut chunk) {
+                        Ok(0) | Err(_) => self.closed = true,
+                        Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                Ok(false) => return Got::Silent,
+                Err(_) => self.closed = true,
+            }
         }
-        buf.extend_from_slice(&available[..take]);
-        reader.consume(if end { take + 1 } else { take });
-        if end {
-            return Ok(Some(true));
+    }
+
+    /// Waits until the pipe can be read (or is closed): false when `deadline` came first.
+    fn wait(&self, deadline: Instant) -> std::io::Result<bool> {
+        use std::os::unix::io::AsRawFd;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let mut fd = libc::pollfd {
+                fd: self.pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for the duration of the call.
+            match unsafe { libc::poll(&mut fd, 1, ms) } {
+                0 if Instant::now() >= deadline => return Ok(false),
+                0 => continue,
+                n if n > 0 => return Ok(true),
+                _ => {
+                    let e = std::io::Error::last_os_error();
+                    if e.kind() != std::io::ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                }
+            }
         }
     }
 }
@@ -295,6 +364,9 @@ impl Process {
             what,
         };
         let mut command = Command::new(&spec.path);
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -309,32 +381,12 @@ impl Process {
             .map_err(|e| fault(format!("cannot start {}: {e}", spec.path.display())))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        // Bounded both ways: a line longer than MAX_LINE is that engine's fault, and a flood
-        // of lines waits in the pipe (the reader blocks) rather than in memory.
-        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
-        std::thread::spawn(move || {
-            // Engines may write bytes that are not UTF-8 (GBK paths): read bytes, keep lines.
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                let output = match read_line(&mut reader, &mut buf) {
-                    Ok(Some(true)) => Output::Line(String::from_utf8_lossy(&buf).trim().to_string()),
-                    Ok(Some(false)) => Output::TooLong,
-                    Ok(None) | Err(_) => break,
-                };
-                let too_long = matches!(output, Output::TooLong);
-                if tx.send(output).is_err() || too_long {
-                    break;
-                }
-            }
-        });
         let mut p = Process {
             name: spec.name.clone(),
             protocol: spec.protocol,
             child,
             stdin,
-            lines,
+            output: Output::new(stdout),
             millis: false,
             offered: Vec::new(),
             current: spec.clone(),
@@ -382,6 +434,7 @@ impl Process {
         let c = &self.current;
         c.path == spec.path
             && c.args == spec.args
+            && c.dir == spec.dir
             && c.protocol == spec.protocol
             && c.options.keys().eq(spec.options.keys())
             && (spec.protocol == Protocol::Uci || self.offered.iter().any(|o| o.name == "newgame"))
@@ -433,17 +486,17 @@ impl Process {
     /// beyond [`MAX_LINE`] a crash.
     fn next_line(&mut self, deadline: Instant, after: &str) -> Result<String, Fault> {
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(Output::Line(line)) => Ok(line),
-            Ok(Output::TooLong) => Err(self.fault(
+        match self.output.next(deadline) {
+            Got::Line(line) => Ok(line),
+            Got::TooLong => Err(self.fault(
                 Ending::Crash,
                 format!("wrote a line longer than {} KB after '{after}'", MAX_LINE >> 10),
             )),
-            Err(RecvTimeoutError::Timeout) => Err(self.fault(
+            Got::Silent => Err(self.fault(
                 Ending::Hang,
                 format!("no answer to '{after}' within {:.1} s", wait.as_secs_f64()),
             )),
-            Err(RecvTimeoutError::Disconnected) => {
+            Got::Closed => {
                 // The pipe closed; the process has most likely exited, or will soon.
                 let until = Instant::now() + Duration::from_millis(200);
                 let mut status = "closed its output".to_string();
@@ -489,10 +542,10 @@ impl Process {
                 position.push_str(&m.to_string());
             }
         }
-        self.send(&position)?;
         let go = self.go(seat, limit, clocks, increments);
         let started = Instant::now();
-        self.send(&go)?;
+        // One write for both lines: one wake-up of the engine rather than two.
+        self.send(&format!("{position}\n{go}"))?;
         let allowed = match limit {
             Limit::Clock { left, .. } => left + margin,
             _ => UNTIMED_LIMIT,

@@ -1,12 +1,18 @@
-//! `qitune export`: a generation's champion as a weight file for an engine.
+//! `qitune export`: a generation's champion as a weight file for an engine, or for a run of
+//! an outside engine, as that engine's description with the tuned options.
 
 use anyhow::{Context, Result};
+use qitune::game::{OutsideEngine, Protocol};
 use qitune::params::{Params, WeightFile};
+use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, existing_champion, last_champion, validations};
+use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
 
 /// Write a run's champion (of the last generation, or of --gen) as a weight file that
-/// `qitune engine --weights` and `qitune match` load.
+/// `qitune engine --weights` and `qitune match` load; for a run of an outside engine, as an
+/// engine description with the tuned options (a player of `qitune match`), and print the
+/// `setoption` lines to paste into a GUI or the engine's defaults.
 #[derive(clap::Args)]
 pub struct Args {
     /// The run folder (runs/<name>; for a run in stages, its latest stage, or name one:
@@ -54,9 +60,14 @@ pub fn run(mut args: Args) -> Result<()> {
     let path = existing_champion(&args.run, generation)?;
     super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let config_path = args.run.join("config.json");
+    let config: Config = serde_json::from_str(&qitune::fsutil::read_text(
+        &config_path,
+        qitune::fsutil::MAX_JSON_BYTES,
+    )?)
+    .with_context(|| format!("{}", config_path.display()))?;
     // Check it loads as an engine would load it.
-    let specs = qitune::games::specs_for(&file.game)
-        .with_context(|| format!("{}: unknown game '{}'", path.display(), file.game))?;
+    let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let params = Params::from_weight_file(&file, &file.game, specs)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut provenance = file.provenance.clone();
@@ -66,10 +77,34 @@ pub fn run(mut args: Args) -> Result<()> {
             serde_json::Value::String(path.display().to_string()),
         );
     }
-    params
-        .to_weight_file(&file.game, provenance)
-        .write(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    match &config.engine {
+        None => params
+            .to_weight_file(&file.game, provenance)
+            .write(&args.out)
+            .with_context(|| format!("cannot write {}", args.out.display()))?,
+        Some(EngineRef::Described(engine)) => {
+            let tuned = OutsideEngine {
+                provenance,
+                ..subject::with_values(engine, &params)
+            };
+            let text = serde_json::to_string_pretty(&tuned)? + "\n";
+            qitune::fsutil::write_atomic(&args.out, text.as_bytes())
+                .with_context(|| format!("cannot write {}", args.out.display()))?;
+            for (spec, value) in specs.iter().zip(params.values()) {
+                println!(
+                    "{}",
+                    match engine.protocol {
+                        Protocol::Uci => format!("setoption name {} value {value}", spec.name),
+                        Protocol::Ucci => format!("setoption {} {value}", spec.name),
+                    }
+                );
+            }
+        }
+        Some(EngineRef::Named(_)) => anyhow::bail!(
+            "{}: its engine was never read (not a run folder qitune made)",
+            config_path.display()
+        ),
+    }
     println!(
         "generation {generation} champion written to {}",
         args.out.display()

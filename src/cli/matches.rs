@@ -111,27 +111,7 @@ enum Order {
 }
 
 fn parse_tc(text: &str) -> Result<Budget> {
-    let bad = || anyhow::anyhow!("--tc '{text}' is not BASE+INC in seconds (e.g. 2+0.1)");
-    let (base, inc) = text.split_once('+').ok_or_else(bad)?;
-    let secs = |s: &str| {
-        s.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .ok_or_else(bad)
-    };
-    let (base, inc) = (secs(base)?, secs(inc)?);
-    if base <= 0.0 {
-        bail!("--tc '{text}': the base time must be positive");
-    }
-    // A day a game is already far beyond any match anyone waits for.
-    if base > 86_400.0 || inc > 86_400.0 {
-        bail!("--tc '{text}': base and increment are at most 86400 seconds (a day)");
-    }
-    Ok(Budget::Clock {
-        base: Duration::from_secs_f64(base),
-        increment: Duration::from_secs_f64(inc),
-    })
+    Budget::clock(text).map_err(|e| anyhow::anyhow!("--tc {e}"))
 }
 
 pub fn run(args: Args) -> Result<()> {

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use qitune::amazons::game::AmazonsGame;
-use qitune::game::Game;
+use qitune::game::{Budget, Game};
 use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, validations, RunError, ValidationRow};
 use qitune::tune::method::Method;
@@ -385,14 +385,16 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     let anchor = match (
         validation.and_then(|v| v.anchor.as_deref()),
         config.base_weights.as_deref(),
+        &config.engine,
     ) {
-        (Some(a), _) | (None, Some(a)) => file_name(a),
-        (None, None) => "the built-in weights".to_string(),
+        (Some(a), _, _) | (None, Some(a), _) => file_name(a),
+        (None, None, Some(_)) => "the engine at its defaults".to_string(),
+        (None, None, None) => "the built-in weights".to_string(),
     };
-    let nodes = validation
+    let budget = validation
         .and_then(|c| c.nodes)
-        .unwrap_or(config.environment(v.generation).nodes);
-    let against = format!("{anchor} on {} held-out games at {nodes} nodes a move", v.games);
+        .map_or_else(|| config.environment(v.generation).budget(), Budget::Nodes);
+    let against = format!("{anchor} on {} held-out games at {budget}", v.games);
     let result = match (v.elo, v.elo_low, v.elo_high) {
         (Some(e), Some(lo), Some(hi)) if lo > 0.0 => {
             format!("gained {e:+.1} Elo (95% {lo:+.1} to {hi:+.1}) over {against}")

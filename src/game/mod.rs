@@ -168,7 +168,47 @@ pub enum Budget {
     Clock { base: Duration, increment: Duration },
 }
 
+/// In words, as a result line says it: `500 nodes a move`, `depth 6`, `2+0.02 s`.
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Nodes(n) => write!(f, "{n} nodes a move"),
+            Budget::Depth(d) => write!(f, "depth {d}"),
+            Budget::Clock { base, increment } => {
+                write!(f, "{}+{} s", base.as_secs_f64(), increment.as_secs_f64())
+            }
+        }
+    }
+}
+
 impl Budget {
+    /// A clock written `BASE+INC` in seconds (`2+0.02`), or why it is not one.
+    pub fn clock(text: &str) -> Result<Budget, String> {
+        let bad = || format!("'{text}' is not BASE+INC in seconds (e.g. 2+0.1)");
+        let (base, inc) = text.split_once('+').ok_or_else(bad)?;
+        let secs = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(bad)
+        };
+        let (base, inc) = (secs(base)?, secs(inc)?);
+        if base <= 0.0 {
+            return Err(format!("'{text}': the base time must be positive"));
+        }
+        // A day a game is already far beyond any match anyone waits for.
+        if base > 86_400.0 || inc > 86_400.0 {
+            return Err(format!(
+                "'{text}': base and increment are at most 86400 seconds (a day)"
+            ));
+        }
+        Ok(Budget::Clock {
+            base: Duration::from_secs_f64(base),
+            increment: Duration::from_secs_f64(inc),
+        })
+    }
+
     /// A transposition table size (MiB) that suits the budget: small searches gain nothing
     /// from a big table, and many games run at once.
     pub fn tt_mb(&self) -> usize {
@@ -379,10 +419,19 @@ pub struct OutsideEngine {
     /// Its arguments.
     #[serde(default)]
     pub args: Vec<String>,
+    /// The folder it runs in (relative paths in `args` are read from there); in a
+    /// description file or a run configuration, relative to that file's folder. Default:
+    /// qitune's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
     pub protocol: Protocol,
     /// Options set after the handshake (`setoption`), e.g. `{"Hash": 16}`.
     #[serde(default)]
     pub options: std::collections::BTreeMap<String, serde_json::Value>,
+    /// Where the description came from (`qitune export` of a tuning run), for people: the
+    /// arena does not read it.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub provenance: serde_json::Value,
 }
 
 /// The text protocols of outside engines.

@@ -1,5 +1,6 @@
 //! Tuning-run configurations (JSON), validated before any work starts.
 
+use crate::game::Budget;
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -61,6 +62,12 @@ pub struct Config {
     /// generations: the run's honest measure of progress.
     #[serde(default)]
     pub validation: Option<Validation>,
+    /// An outside engine to tune instead of the game's own ([`super::subject`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<super::subject::EngineRef>,
+    /// The outside engine's spin options the run tunes: its parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<super::subject::OptionEntry>,
     /// Every other key: the method's own settings, which the method reads and checks.
     #[serde(flatten)]
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -94,8 +101,51 @@ pub struct Environment {
     pub from_generation: usize,
     /// Start positions, one FEN a line; each pair's two games start from one of them.
     pub positions: String,
-    /// Nodes per move.
-    pub nodes: u64,
+    /// Nodes per move (games depend only on their inputs). One of nodes, depth and clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Plies per move (games depend only on their inputs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// A real clock per game, `BASE+INC` in seconds (`"2+0.02"`): for what fixed nodes
+    /// cannot judge (the search's time use and pruning); games then vary from run to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<String>,
+}
+
+/// The most plies a move a run may ask for.
+pub const MAX_DEPTH: u32 = 64;
+
+impl Environment {
+    /// What a move may cost here: its nodes, depth or clock (checked by validation).
+    pub fn budget(&self) -> Budget {
+        match (self.nodes, self.depth, &self.clock) {
+            (Some(n), _, _) => Budget::Nodes(n),
+            (_, Some(d), _) => Budget::Depth(d),
+            (_, _, Some(c)) => Budget::clock(c).unwrap_or(Budget::Nodes(1)),
+            _ => Budget::Nodes(1),
+        }
+    }
+
+    fn check(&self, i: usize) -> Result<(), ConfigError> {
+        let at = |key: &str, reason: String| ConfigError::Key {
+            key: format!("environments[{i}].{key}"),
+            reason,
+        };
+        match (self.nodes, self.depth, &self.clock) {
+            (Some(n), None, None) if n == 0 || n > MAX_NODES => {
+                Err(at("nodes", format!("{n} must be from 1 to {MAX_NODES}")))
+            }
+            (None, Some(d), None) if d == 0 || d > MAX_DEPTH => {
+                Err(at("depth", format!("{d} must be from 1 to {MAX_DEPTH}")))
+            }
+            (None, None, Some(c)) => Budget::clock(c).map(|_| ()).map_err(|e| at("clock", e)),
+            (Some(_), None, None) | (None, Some(_), None) => Ok(()),
+            _ => Err(ConfigError::Invalid(format!(
+                "environments[{i}] needs exactly one of nodes, depth and clock"
+            ))),
+        }
+    }
 }
 
 /// How the first population is made.
@@ -174,12 +224,7 @@ impl Config {
                     "environments[{i}].from_generation must be larger than the one before"
                 )));
             }
-            if e.nodes == 0 || e.nodes > MAX_NODES {
-                return Err(ConfigError::Invalid(format!(
-                    "environments[{i}].nodes = {} must be from 1 to {MAX_NODES}",
-                    e.nodes
-                )));
-            }
+            e.check(i)?;
             check_exists(&format!("environments[{i}].positions"), &e.positions, base_dir)?;
         }
         if let Some(v) = &self.validation {
@@ -233,7 +278,7 @@ impl Config {
         let schedule = |c: &Config| {
             c.environments
                 .iter()
-                .map(|e| (e.from_generation, e.nodes))
+                .map(|e| (e.from_generation, e.budget()))
                 .collect::<Vec<_>>()
         };
         let validation = |c: &Config| c.validation.as_ref().map(|v| (v.every, v.games, v.nodes));
@@ -247,6 +292,8 @@ impl Config {
             ("max_plies", self.max_plies == started.max_plies),
             ("environments", schedule(self) == schedule(started)),
             ("validation", validation(self) == validation(started)),
+            ("engine", self.engine == started.engine),
+            ("options", self.options == started.options),
         ] {
             if !same {
                 return differ(key.to_string());
@@ -512,7 +559,7 @@ mod tests {
         let c = config(OK).unwrap();
         let evolved = c.evolved(specs()).unwrap();
         assert_eq!(evolved.len(), 1 + 50);
-        assert_eq!(c.environment(3).nodes, 300);
+        assert_eq!(c.environment(3).nodes, Some(300));
     }
 
     #[test]
@@ -542,9 +589,23 @@ mod tests {
         assert!(
             bad("positions/xiangqi-middlegames.epd", "no/such.epd").contains("'no/such.epd' does not exist")
         );
-        assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("nodes = 0 must be from 1"));
+        assert!(bad(r#""nodes":300"#, r#""nodes":0"#).contains("environments[0].nodes: 0 must be from 1"));
+        assert!(bad(r#""nodes":300"#, r#""nodes":9223372036854775808"#)
+            .contains("environments[0].nodes: 9223372036854775808 must be"));
+        // A budget is nodes, a depth or a clock: exactly one, each checked.
+        assert!(bad(r#""nodes":300"#, r#""depth":0"#).contains("environments[0].depth: 0 must be from 1"));
         assert!(
-            bad(r#""nodes":300"#, r#""nodes":9223372036854775808"#).contains("nodes = 9223372036854775808")
+            bad(r#""nodes":300"#, r#""clock":"2""#).contains("environments[0].clock: '2' is not BASE+INC")
+        );
+        assert!(bad(r#""nodes":300"#, r#""nodes":300,"depth":4"#)
+            .contains("exactly one of nodes, depth and clock"));
+        let clock = config(&OK.replace(r#""nodes":300"#, r#""clock":"2+0.02""#)).unwrap();
+        assert_eq!(
+            clock.environment(1).budget(),
+            Budget::Clock {
+                base: std::time::Duration::from_secs(2),
+                increment: std::time::Duration::from_millis(20)
+            }
         );
         assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
         assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));

@@ -206,7 +206,7 @@ impl Method for OnePlusOne {
             .flat_map(|_| Fixture::pair(0, 1, rng.gen_range(0..step.openings)))
             .collect();
         let params = vec![theta::params(setup, &child), theta::params(setup, &state.theta)];
-        let batch = Batch::at(params, step.nodes, fixtures.clone());
+        let batch = Batch::at(params, step.budget, fixtures.clone());
         Ok((batch, Pending { child, fixtures }))
     }
 
@@ -311,7 +311,7 @@ mod tests {
         let runner = crate::arena::Runner::new(1).unwrap();
         let step = Step {
             number: 1,
-            nodes: 1,
+            budget: crate::game::Budget::Nodes(1),
             openings: 3,
             dir: std::path::Path::new("."),
             runner: &runner,

@@ -10,7 +10,7 @@
 use super::config::{Config, ConfigError, Init};
 use super::folder::RunError;
 use crate::arena::{Fixture, Runner};
-use crate::game::{Game, GameRecord};
+use crate::game::{Budget, Game, GameRecord};
 use crate::params::{Params, Spec};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -70,8 +70,8 @@ pub struct Setup<'a> {
 pub struct Step<'a> {
     /// 1-based.
     pub number: usize,
-    /// Nodes a move in the environment in force.
-    pub nodes: u64,
+    /// What a move may cost in the environment in force.
+    pub budget: Budget,
     /// Start positions in the environment in force (a fixture's `position` indexes them).
     pub openings: usize,
     /// The run folder, for files of a method's own.
@@ -82,20 +82,20 @@ pub struct Step<'a> {
     pub started: std::time::Instant,
 }
 
-/// Games a method asks for: players (the game's own engine with each parameter set, at a
-/// node budget each) and who meets whom from which opening.
+/// Games a method asks for: players (the run's engine with each parameter set, on a budget
+/// each) and who meets whom from which opening.
 pub struct Batch {
     pub params: Vec<Params>,
-    /// Each player's nodes a move.
-    pub nodes: Vec<u64>,
+    /// Each player's budget a move.
+    pub budgets: Vec<Budget>,
     pub fixtures: Vec<Fixture>,
 }
 
 impl Batch {
-    /// Every player at the same node budget.
-    pub fn at(params: Vec<Params>, nodes: u64, fixtures: Vec<Fixture>) -> Batch {
+    /// Every player on the same budget.
+    pub fn at(params: Vec<Params>, budget: Budget, fixtures: Vec<Fixture>) -> Batch {
         Batch {
-            nodes: vec![nodes; params.len()],
+            budgets: vec![budget; params.len()],
             params,
             fixtures,
         }

@@ -12,5 +12,6 @@ pub mod run;
 pub mod runs;
 pub mod spsa;
 pub mod stages;
+pub mod subject;
 pub mod texel;
 pub mod theta;

@@ -13,6 +13,7 @@ use super::folder::{
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
 use super::methods;
+use super::subject::{resolve_engine, Subject};
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
 use crate::game::{Budget, Game, GameRecord, Player};
 use crate::params::Params;
@@ -63,6 +64,8 @@ pub struct Run<G: Game, M: Method> {
     /// session's number of generations.
     pub config: Config,
     method: M,
+    /// The game's own engine or an outside engine: the tuned parameters and the players.
+    subject: Subject,
     /// The steps completed, and the method's state after them.
     generation: usize,
     state: M::State,
@@ -92,7 +95,10 @@ impl<G: Game, M: Method> Run<G, M> {
     /// Starts a new run in `runs_dir/<name>`; the folder must not exist yet. Paths in the
     /// configuration are found beside `config_dir`.
     pub fn create(config: Config, config_dir: &Path, runs_dir: &Path) -> Result<Self, RunError> {
-        let (mut config, settings) = methods::checked::<M>(&config, config_dir, G::specs())?;
+        // An outside engine is started once here: a missing option is refused before any game.
+        let config = resolve_engine(&config, config_dir)?;
+        let subject = Subject::of::<G>(&config)?;
+        let (mut config, settings) = methods::checked::<M>(&config, config_dir, subject.specs())?;
         let dir = runs_dir.join(&config.name);
         if dir.exists() {
             return Err(RunError::Exists(dir));
@@ -117,9 +123,13 @@ impl<G: Game, M: Method> Run<G, M> {
         // Built under a temporary name and renamed into place, so that a run folder always
         // holds a complete start.
         let building = runs_dir.join(format!(".{}.creating", config.name));
-        let mut run = Run::load(building.clone(), config, settings, |method: &M, setup: &Setup| {
-            Ok((0, method.start(setup)))
-        })?;
+        let mut run = Run::load(
+            building.clone(),
+            config,
+            subject,
+            settings,
+            |method: &M, setup: &Setup| Ok((0, method.start(setup))),
+        )?;
         let _ = std::fs::remove_dir_all(&building);
         std::fs::create_dir_all(building.join("champions")).map_err(io(&building))?;
         run.method.create_files(&building)?;
@@ -180,11 +190,14 @@ impl<G: Game, M: Method> Run<G, M> {
             methods::normalised::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
         let state: M::State = serde_json::from_value(header.method.into()).map_err(json("state.json"))?;
         let done = header.generation;
+        let subject = Subject::of::<G>(&config).map_err(|e| bad("config.json", e.to_string()))?;
+        subject.check_engine()?;
         // Held before anything is written: two processes must not run one folder.
         let lock = Lock::take(dir)?;
         let mut run = Run::load(
             dir.to_path_buf(),
             config,
+            subject,
             settings,
             |method: &M, setup: &Setup| {
                 method
@@ -208,10 +221,11 @@ impl<G: Game, M: Method> Run<G, M> {
     fn load(
         dir: PathBuf,
         config: Config,
+        subject: Subject,
         settings: M::Settings,
         state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
     ) -> Result<Self, RunError> {
-        let specs = G::specs();
+        let specs = subject.specs();
         let tuned = config.evolved(specs)?;
         let base = match &config.base_weights {
             Some(path) => Params::load(Path::new(path), G::NAME, specs)?,
@@ -234,13 +248,14 @@ impl<G: Game, M: Method> Run<G, M> {
         };
         let games_per_step = M::games_per_step(&settings);
         let planned = config.generations;
-        let setup = setup::<G>(&config, &tuned, &base, planned);
+        let setup = setup::<G>(&config, &subject, &tuned, &base, planned);
         let method = M::new(settings, &setup)?;
         let (generation, state) = state(&method, &setup)?;
         Ok(Run {
             dir,
             config,
             method,
+            subject,
             generation,
             state,
             tuned,
@@ -257,7 +272,7 @@ impl<G: Game, M: Method> Run<G, M> {
 
     /// What the method is told of the run.
     fn setup(&self) -> Setup<'_> {
-        setup::<G>(&self.config, &self.tuned, &self.base, self.planned)
+        setup::<G>(&self.config, &self.subject, &self.tuned, &self.base, self.planned)
     }
 
     /// The lock file that marks the run as running.
@@ -384,29 +399,30 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(runner)
     }
 
-    /// Plays `batch` from `positions` under the run's conditions for `nodes` a move.
+    /// Plays `batch` from `positions` under the run's conditions, tables sized for `budget`.
     fn play(
         &self,
         runner: &Runner,
         batch: &Batch,
         positions: &[G::Board],
-        nodes: u64,
+        budget: Budget,
         done: impl Fn() + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, RunError> {
         let players: Vec<Player<G::Weights>> = batch
             .params
             .iter()
-            .zip(&batch.nodes)
-            .map(|(p, &n)| Player::weights(G::weights(p), Budget::Nodes(n)))
+            .zip(&batch.budgets)
+            .map(|(p, &b)| self.subject.player::<G>(p, b))
             .collect();
         let schedule = Schedule::<G> {
             players: &players,
-            params: Some(&batch.params),
+            // Other processes rebuild players from their parameters: only the game's own.
+            params: self.subject.engine().is_none().then_some(&batch.params[..]),
             positions,
             fixtures: &batch.fixtures,
             conditions: Conditions {
                 max_plies: self.config.max_plies,
-                ..Conditions::for_budget(Budget::Nodes(nodes))
+                ..Conditions::for_budget(budget)
             },
         };
         Ok(schedule.run(runner, |_| done())?)
@@ -422,11 +438,11 @@ impl<G: Game, M: Method> Run<G, M> {
         let number = self.generation + 1;
         let runner = self.runner(threads)?;
         let environment = self.environment_index(number);
-        let nodes = self.config.environments[environment].nodes;
+        let budget = self.config.environments[environment].budget();
         let positions = &self.positions[environment];
         let step = Step {
             number,
-            nodes,
+            budget,
             openings: positions.len(),
             dir: &self.dir,
             runner: &runner,
@@ -434,7 +450,7 @@ impl<G: Game, M: Method> Run<G, M> {
         };
         let (mut batch, mut pending) = self.method.ask(&self.state, &step, &self.setup())?;
         let outcome = loop {
-            let records = self.play(&runner, &batch, positions, nodes, done)?;
+            let records = self.play(&runner, &batch, positions, budget, done)?;
             match self
                 .method
                 .tell::<G>(&self.state, pending, records, &step, &self.setup())?
@@ -489,16 +505,18 @@ impl<G: Game, M: Method> Run<G, M> {
         if generation % v.every != 0 && generation != self.config.generations {
             return Ok(None);
         }
-        let nodes = v.nodes.unwrap_or(self.config.environment(generation).nodes);
+        let budget = v
+            .nodes
+            .map_or_else(|| self.config.environment(generation).budget(), Budget::Nodes);
         // The champion (player 0) and the anchor, each position twice with colours swapped,
         // the champion first in the first game of each pair (a match's order).
         let fixtures: Vec<Fixture> = (0..v.games.div_ceil(2))
             .flat_map(|pair| Fixture::pair(0, 1, pair % validator.positions.len()))
             .take(v.games)
             .collect();
-        let batch = Batch::at(vec![champion.clone(), validator.anchor.clone()], nodes, fixtures);
+        let batch = Batch::at(vec![champion.clone(), validator.anchor.clone()], budget, fixtures);
         observe(Progress::Validating(batch.fixtures.len()));
-        let records = self.play(runner, &batch, &validator.positions, nodes, || {
+        let records = self.play(runner, &batch, &validator.positions, budget, || {
             observe(Progress::Game)
         })?;
         let wdl = tally_players(&batch.fixtures, &records, 2)[0];
@@ -549,17 +567,24 @@ impl<G: Game, M: Method> Run<G, M> {
 }
 
 /// What a method is told of a run of `config`.
-fn setup<'a, G: Game>(config: &'a Config, tuned: &'a [usize], base: &'a Params, planned: usize) -> Setup<'a> {
+fn setup<'a, G: Game>(
+    config: &'a Config,
+    subject: &Subject,
+    tuned: &'a [usize],
+    base: &'a Params,
+    planned: usize,
+) -> Setup<'a> {
     Setup {
         run: &config.name,
         game: G::NAME,
-        specs: G::specs(),
+        specs: subject.specs(),
         tuned,
         base,
         base_name: config.base_weights.as_deref().unwrap_or("built-in"),
         init: config.init,
         seed: config.seed,
         planned,
-        linear: G::LINEAR_EVALUATION,
+        // The game's evaluation is what its features describe, not an outside engine's.
+        linear: G::LINEAR_EVALUATION && subject.engine().is_none(),
     }
 }

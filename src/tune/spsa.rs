@@ -319,7 +319,7 @@ impl Method for Spsa {
             }
             directions.push(direction);
         }
-        let batch = Batch::at(params, step.nodes, fixtures.clone());
+        let batch = Batch::at(params, step.budget, fixtures.clone());
         Ok((batch, Pending { directions, fixtures }))
     }
 

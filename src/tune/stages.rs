@@ -147,12 +147,11 @@ impl Plan {
     }
 }
 
-/// `config` once checked against its game's parameters and its method, paths relative to
-/// `base_dir`.
+/// `config` once checked against its parameters (its game's, or its outside engine's
+/// options, read from the engine) and its method, paths relative to `base_dir`.
 fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {
-    let specs =
-        crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))?;
-    super::methods::validate(&config, base_dir, specs)
+    let config = super::subject::resolve_engine(&config, base_dir)?;
+    super::methods::validate(&config, base_dir, super::subject::specs(&config)?)
 }
 
 /// Where the stage after the run in `dir` starts: its best validated champion, else its

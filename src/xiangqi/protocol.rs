@@ -16,8 +16,7 @@ use crate::params::Params;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// Which protocol the GUI speaks.
@@ -36,11 +35,18 @@ pub struct Engine<W: Write + Send + 'static> {
     dialect: Dialect,
     /// `None` after a rejected `position`, until a good one.
     game: Option<Xiangqi>,
+    /// The words of the position in `game` (`startpos` or `fen ...`, then its moves): a
+    /// command that only adds moves to it, as a GUI's or an arena's next one does, plays just
+    /// those instead of the whole game again.
+    position_words: Vec<String>,
     banned: Vec<Move>,
     hash_mb: usize,
-    /// `None` while a search thread holds it.
+    /// `None` while the worker holds it.
     searcher: Option<Pool>,
-    worker: Option<JoinHandle<Pool>>,
+    /// The thread that runs the searches, started at the first `go`.
+    worker: Option<Worker>,
+    /// A search is under way on the worker.
+    searching: bool,
     threads: usize,
     signals: Signals,
     /// UCCI times are in seconds unless `setoption usemillisec true`.
@@ -63,10 +69,12 @@ impl<W: Write + Send + 'static> Engine<W> {
             out: Arc::new(Mutex::new(out)),
             dialect: Dialect::Uci,
             game: Some(Xiangqi::new()),
+            position_words: Vec::new(),
             banned: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             searcher: Some(Pool::new(weights, DEFAULT_HASH_MB)),
             worker: None,
+            searching: false,
             threads: 1,
             signals: Signals::default(),
             millis: false,
@@ -157,7 +165,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.say("uciok");
             }
             "isready" => {
-                self.finish_search();
+                // Never stops a search (a GUI asks while pondering): new values wait for `go`.
                 self.apply_params();
                 self.say("readyok");
             }
@@ -293,6 +301,29 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn position(&mut self, args: &[&str]) {
         let moves_at = args.iter().position(|w| *w == "moves").unwrap_or(args.len());
         let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
+        self.finish_search();
+        self.banned.clear();
+        // The same start and the moves already played, then more: only those are played.
+        let known = self.position_words.len();
+        let extends = self.game.is_some()
+            && known >= setup.len()
+            && args.len() >= known
+            && args.len() > moves_at
+            && self.position_words.iter().zip(args).all(|(a, b)| a == b)
+            && (known > moves_at || (known == moves_at && args.get(moves_at) == Some(&"moves")));
+        if extends {
+            let from = if known == moves_at { known + 1 } else { known };
+            let game = self.game.as_mut().expect("checked above");
+            for text in &args[from..] {
+                if let Err(e) = game.play_iccs(text) {
+                    self.game = None;
+                    self.position_words.clear();
+                    return self.error(&format!("position: {e}"));
+                }
+            }
+            self.position_words = args.iter().map(|w| w.to_string()).collect();
+            return;
+        }
         let game = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Ok(Xiangqi::new()),
             Some(&"fen") if setup.len() > 1 => {
@@ -301,9 +332,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             _ => Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
         };
         // A rejected position leaves none: a GUI must never get a move for another position.
-        self.finish_search();
-        self.banned.clear();
         self.game = None;
+        self.position_words.clear();
         let mut game = match game {
             Ok(g) => g,
             Err(e) => return self.error(&format!("position: {e}")),
@@ -314,6 +344,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         }
         self.game = Some(game);
+        self.position_words = args.iter().map(|w| w.to_string()).collect();
     }
 
     fn ban(&mut self, args: &[&str]) {
@@ -353,17 +384,27 @@ impl<W: Write + Send + 'static> Engine<W> {
         signals.ponder.store(ponder, Ordering::Relaxed);
         searcher.set_signals(signals.clone());
         self.signals = signals.clone();
-        let out = Arc::clone(&self.out);
-        let dialect = self.dialect;
-        self.worker = Some(std::thread::spawn(move || {
-            let result = searcher.search(&game, &limits, |info| say(&out, &info_line(dialect, info)));
-            // UCI forbids answering an infinite search before `stop`.
-            while infinite && !signals.stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
+        let worker = self
+            .worker
+            .get_or_insert_with(|| Worker::start(Arc::clone(&self.out)));
+        let job = Job {
+            searcher,
+            game,
+            limits,
+            signals,
+            infinite,
+            dialect: self.dialect,
+        };
+        match worker.jobs.send(job) {
+            Ok(()) => self.searching = true,
+            Err(mpsc::SendError(job)) => {
+                // The worker is gone: a new one next time; this search gets no move.
+                self.searcher = Some(job.searcher);
+                self.worker = None;
+                self.error("go: the search thread is gone");
+                self.say(no_move(self.dialect));
             }
-            say(&out, &bestmove_line(dialect, &result));
-            searcher
-        }));
+        }
     }
 
     /// Parses `go` arguments: the limits, whether to ponder, whether to wait for `stop`.
@@ -460,19 +501,72 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     /// Stops a running search and waits for its answer.
     fn finish_search(&mut self) {
-        if let Some(worker) = self.worker.take() {
-            self.signals.stop.store(true, Ordering::Relaxed);
-            self.signals.ponder.store(false, Ordering::Relaxed);
-            match worker.join() {
-                Ok(s) => self.searcher = Some(s),
-                Err(_) => {
-                    self.error("the search failed; starting afresh");
-                    let mut fresh = Pool::new(Weights::new(&self.params), self.hash_mb);
-                    fresh.set_threads(self.threads);
-                    self.searcher = Some(fresh);
-                }
+        if !std::mem::take(&mut self.searching) {
+            return;
+        }
+        self.signals.stop.store(true, Ordering::Relaxed);
+        self.signals.ponder.store(false, Ordering::Relaxed);
+        match self.worker.as_ref().and_then(|w| w.done.recv().ok().flatten()) {
+            Some(s) => self.searcher = Some(s),
+            None => {
+                self.error("the search failed; starting afresh");
+                self.worker = None;
+                let mut fresh = Pool::new(Weights::new(&self.params), self.hash_mb);
+                fresh.set_threads(self.threads);
+                self.searcher = Some(fresh);
             }
         }
+    }
+}
+
+/// A search for the worker: the searcher goes there and comes back when it has answered.
+struct Job {
+    searcher: Pool,
+    game: Xiangqi,
+    limits: Limits,
+    signals: Signals,
+    /// UCI forbids answering an infinite search before `stop`.
+    infinite: bool,
+    dialect: Dialect,
+}
+
+/// The thread that runs searches for the whole session: a thread started for every `go`
+/// costs more than a short search (a tuner's games are thousands of them).
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    /// Each job's searcher once it has answered; `None` when its search panicked.
+    done: mpsc::Receiver<Option<Pool>>,
+}
+
+impl Worker {
+    fn start<W: Write + Send + 'static>(out: Arc<Mutex<W>>) -> Worker {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (finished, done) = mpsc::channel();
+        std::thread::spawn(move || {
+            for job in inbox {
+                let out = &out;
+                let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                    let Job {
+                        mut searcher,
+                        game,
+                        limits,
+                        signals,
+                        infinite,
+                        dialect,
+                    } = job;
+                    let result = searcher.search(&game, &limits, |info| say(out, &info_line(dialect, info)));
+                    while infinite && !signals.stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    say(out, &bestmove_line(dialect, &result));
+                    searcher
+                }));
+                if finished.send(answered.ok()).is_err() {
+                    return;
+                }
+            }
+        });
+        Worker { jobs, done }
     }
 }
 

@@ -355,7 +355,7 @@ impl Method for Ga {
             .iter()
             .map(|g| self.layout.decode(g, setup.base))
             .collect();
-        let batch = Batch::at(params.clone(), step.nodes, fixtures.clone());
+        let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
         Ok((
             batch,
             Pending {

@@ -9,7 +9,7 @@ use super::folder::{io, RunError};
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS};
 use super::theta::{self, ThetaState};
 use crate::arena::Fixture;
-use crate::game::{Game, GameRecord};
+use crate::game::{Budget, Game, GameRecord};
 use crate::params::Spec;
 use fit::{TexelConfig, TexelError};
 use rand::Rng;
@@ -108,6 +108,12 @@ impl Method for Texel {
     };
 
     fn validate(s: &TexelSettings, config: &Config, _: &[Spec]) -> Result<(), ConfigError> {
+        // Its self-play spreads node budgets (see `ask`).
+        if let Some(i) = config.environments.iter().position(|e| e.nodes.is_none()) {
+            return Err(ConfigError::Invalid(format!(
+                "environments[{i}]: method texel plays its games at fixed nodes"
+            )));
+        }
         Texel::settings(s)?.validate(config.generations)
     }
 
@@ -160,10 +166,13 @@ impl Method for Texel {
     /// ones would replay the same games from each opening.
     fn ask(&self, state: &ThetaState, step: &Step, setup: &Setup) -> Result<(Batch, Vec<Fixture>), RunError> {
         let current = theta::params(setup, &state.theta);
-        let nodes: Vec<u64> = (0..SELF_PLAY_BUDGETS)
-            .map(|v| {
-                let share = 0.8 + 0.4 * v as f64 / (SELF_PLAY_BUDGETS - 1) as f64;
-                ((step.nodes as f64 * share).round() as u64).max(1)
+        let budgets: Vec<Budget> = (0..SELF_PLAY_BUDGETS)
+            .map(|v| match step.budget {
+                Budget::Nodes(n) => {
+                    let share = 0.8 + 0.4 * v as f64 / (SELF_PLAY_BUDGETS - 1) as f64;
+                    Budget::Nodes(((n as f64 * share).round() as u64).max(1))
+                }
+                other => other,
             })
             .collect();
         let mut rng = stream(setup.seed, step.number, OPENINGS);
@@ -176,7 +185,7 @@ impl Method for Texel {
             .collect();
         let batch = Batch {
             params: vec![current; SELF_PLAY_BUDGETS],
-            nodes,
+            budgets,
             fixtures: fixtures.clone(),
         };
         Ok((batch, fixtures))

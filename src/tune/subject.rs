@@ -1,0 +1,350 @@
+//! What a run tunes: the game's own engine through its parameters, or an outside engine (UCCI,
+//! UCI) through its spin options, as fishtest and OpenBench tune engines.
+//!
+//! An outside engine's tuned options become the run's parameter specs (name, default, range,
+//! bits), so that every method, the run folder, validation and the report work on them as
+//! on the game's own parameters; a player is then the engine with its `setoption` values.
+
+use super::config::{resolve, Config, ConfigError};
+use crate::arena::outside::{self, EngineOption, OptionKind, Process};
+use crate::game::{Agent, Budget, Game, OutsideEngine, Player};
+use crate::params::{Params, Spec};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// The most bits an option's value is given in a chromosome when the configuration does not
+/// say: finer steps than 1/65536 of a range are noise to any tuner.
+const MAX_BITS: u32 = 16;
+
+/// A configuration's `engine`: an engine description, or where to read one (`uci:COMMAND`,
+/// `ucci:COMMAND`, or an engine description file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EngineRef {
+    Named(String),
+    Described(OutsideEngine),
+}
+
+/// A tuned option as a configuration names it: by name alone (the engine's default and
+/// range), or with any of its default, range and bits set. A saved configuration has them all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OptionEntry {
+    Name(String),
+    Set(TunedOption),
+}
+
+/// A tuned option with what the configuration sets of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TunedOption {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+    /// Genes of the option's value in a GA chromosome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<u32>,
+}
+
+impl OptionEntry {
+    fn option(&self) -> TunedOption {
+        match self {
+            OptionEntry::Name(name) => TunedOption {
+                name: name.clone(),
+                default: None,
+                min: None,
+                max: None,
+                bits: None,
+            },
+            OptionEntry::Set(o) => o.clone(),
+        }
+    }
+}
+
+/// What a run tunes, once its configuration is read.
+#[derive(Clone, Debug)]
+pub struct Subject {
+    specs: &'static [Spec],
+    /// The outside engine whose options are tuned; `None`: the game's own engine.
+    engine: Option<Arc<OutsideEngine>>,
+}
+
+impl Subject {
+    /// The subject of a checked configuration (its engine and options as [`resolve_engine`]
+    /// leaves them), without starting the engine.
+    pub fn of<G: Game>(config: &Config) -> Result<Subject, ConfigError> {
+        let Some(engine) = &config.engine else {
+            return Ok(Subject {
+                specs: G::specs(),
+                engine: None,
+            });
+        };
+        let EngineRef::Described(engine) = engine else {
+            return Err(ConfigError::Key {
+                key: "engine".to_string(),
+                reason: "not yet read from its description (a bug)".to_string(),
+            });
+        };
+        Ok(Subject {
+            specs: specs_of(&config.options)?,
+            engine: Some(Arc::new(engine.clone())),
+        })
+    }
+
+    /// The tuned parameters, in order.
+    pub fn specs(&self) -> &'static [Spec] {
+        self.specs
+    }
+
+    /// The outside engine tuned, if the run tunes one.
+    pub fn engine(&self) -> Option<&OutsideEngine> {
+        self.engine.as_deref()
+    }
+
+    /// The player of parameter set `params` on `budget`: the game's engine with those
+    /// weights, or the outside engine with those option values over its fixed options.
+    pub fn player<G: Game>(&self, params: &Params, budget: Budget) -> Player<G::Weights> {
+        match &self.engine {
+            None => Player::weights(G::weights(params), budget),
+            Some(engine) => Player {
+                agent: Agent::Outside(Arc::new(with_values(engine, params))),
+                budget,
+            },
+        }
+    }
+
+    /// Starts the outside engine once and checks that it still offers every tuned option as
+    /// a spin option (a resumed run's engine may have changed).
+    pub fn check_engine(&self) -> Result<(), ConfigError> {
+        let Some(engine) = &self.engine else {
+            return Ok(());
+        };
+        let offered = offered_options(engine)?;
+        for spec in self.specs {
+            spin_option(&offered, spec.name, &engine.name)?;
+        }
+        Ok(())
+    }
+}
+
+/// The engine `engine` with the values of `params` as options (over its own).
+pub fn with_values(engine: &OutsideEngine, params: &Params) -> OutsideEngine {
+    let mut e = engine.clone();
+    for (spec, &value) in params.specs().iter().zip(params.values()) {
+        e.options.insert(spec.name.to_string(), serde_json::json!(value));
+    }
+    e
+}
+
+/// A configuration's engine read (its description file or command, a relative program path
+/// found beside the configuration) and its tuned options completed from what the engine
+/// offers: each must be a spin option of the engine; what the configuration does not set
+/// comes from the engine (default, range) or from the range (bits). Starts the engine once.
+/// A configuration without an engine is returned as it is.
+pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, ConfigError> {
+    let mut config = config.clone();
+    let Some(engine) = &config.engine else {
+        if !config.options.is_empty() {
+            return Err(key(
+                "options",
+                "tunes an outside engine's options: it needs \"engine\"".into(),
+            ));
+        }
+        return Ok(config);
+    };
+    let mut engine = match engine {
+        EngineRef::Described(e) => e.clone(),
+        EngineRef::Named(spec) => {
+            let found = outside::from_command(spec).or_else(|| {
+                let path = resolve(base_dir, spec);
+                path.exists().then(|| outside::from_file(&path)).flatten()
+            });
+            found
+                .unwrap_or_else(|| Err(outside::DescriptionError::NotEngine(spec.clone())))
+                .map_err(|e| key("engine", e.to_string()))?
+        }
+    };
+    // A program named by a path (not one looked for on PATH) is found from the
+    // configuration's folder, and saved by its full path.
+    let found = |path: &Path| {
+        let path = resolve(base_dir, &path.to_string_lossy());
+        std::fs::canonicalize(&path).unwrap_or(path)
+    };
+    if engine.path.components().count() > 1 {
+        engine.path = found(&engine.path);
+    }
+    engine.dir = engine.dir.as_deref().map(found);
+    if engine.name.is_empty() {
+        engine.name = engine.path.display().to_string();
+    }
+    if config.base_weights.is_some() {
+        return Err(key(
+            "base_weights",
+            "an outside engine's run starts from its options' defaults (set a default in \"options\")".into(),
+        ));
+    }
+    if config.options.is_empty() {
+        return Err(key("options", "names no option of the engine to tune".into()));
+    }
+    let offered = offered_options(&engine)?;
+    let mut options = Vec::new();
+    for (i, entry) in config.options.iter().enumerate() {
+        let wanted = entry.option();
+        let at = |reason: String| key(&format!("options[{i}]"), reason);
+        if options.iter().any(|o: &TunedOption| o.name == wanted.name) {
+            return Err(at(format!("'{}' is named twice", wanted.name)));
+        }
+        let (default, min, max) = spin_option(&offered, &wanted.name, &engine.name)?;
+        let fit = |v: i64, what: &str| {
+            i32::try_from(v).map_err(|_| {
+                at(format!(
+                    "the engine's {what} {v} of '{}' is beyond what qitune tunes (32-bit values): set min and max",
+                    wanted.name
+                ))
+            })
+        };
+        let min = match wanted.min {
+            Some(m) => m,
+            None => fit(min, "minimum")?,
+        };
+        let max = match wanted.max {
+            Some(m) => m,
+            None => fit(max, "maximum")?,
+        };
+        let default = match wanted.default {
+            Some(d) => d,
+            None => fit(default.clamp(i64::from(min), i64::from(max)), "default")?,
+        };
+        if !(min <= default && default <= max) || min == max {
+            return Err(at(format!(
+                "'{}': min {min}, default {default}, max {max} must have min <= default <= max and min < max",
+                wanted.name
+            )));
+        }
+        let span = (i64::from(max) - i64::from(min)) as u64;
+        let bits = wanted
+            .bits
+            .unwrap_or_else(|| (u64::BITS - span.leading_zeros()).min(MAX_BITS));
+        if !(1..=32).contains(&bits) {
+            return Err(at(format!(
+                "'{}': bits = {bits} must be from 1 to 32",
+                wanted.name
+            )));
+        }
+        options.push(TunedOption {
+            name: wanted.name,
+            default: Some(default),
+            min: Some(min),
+            max: Some(max),
+            bits: Some(bits),
+        });
+    }
+    config.engine = Some(EngineRef::Described(engine));
+    config.options = options.into_iter().map(OptionEntry::Set).collect();
+    Ok(config)
+}
+
+/// The parameters a checked (or saved) configuration tunes: its outside engine's options, or
+/// its game's parameters.
+pub fn specs(config: &Config) -> Result<&'static [Spec], ConfigError> {
+    match &config.engine {
+        Some(_) => specs_of(&config.options),
+        None => {
+            crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))
+        }
+    }
+}
+
+/// The parameter specs of a configuration's options as [`resolve_engine`] completed them.
+pub fn specs_of(options: &[OptionEntry]) -> Result<&'static [Spec], ConfigError> {
+    let mut specs = Vec::with_capacity(options.len());
+    for (i, entry) in options.iter().enumerate() {
+        let o = entry.option();
+        let (Some(default), Some(min), Some(max), Some(bits)) = (o.default, o.min, o.max, o.bits) else {
+            return Err(key(
+                &format!("options[{i}]"),
+                format!("'{}' lacks its default, min, max or bits", o.name),
+            ));
+        };
+        specs.push((o.name, default, min, max, bits));
+    }
+    Ok(intern(specs))
+}
+
+/// Parameter specs made at run time live as long as the process, as a game's own do: each
+/// distinct list is made once (a run, its report and a resume share it).
+fn intern(list: Vec<(String, i32, i32, i32, u32)>) -> &'static [Spec] {
+    static KNOWN: Mutex<Vec<&'static [Spec]>> = Mutex::new(Vec::new());
+    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    let same = |specs: &[Spec]| {
+        specs.len() == list.len()
+            && specs
+                .iter()
+                .zip(&list)
+                .all(|(s, (name, default, min, max, bits))| {
+                    s.name == name && (s.default, s.min, s.max, s.bits) == (*default, *min, *max, *bits)
+                })
+    };
+    if let Some(specs) = known.iter().find(|s| same(s)) {
+        return specs;
+    }
+    let specs: Vec<Spec> = list
+        .into_iter()
+        .map(|(name, default, min, max, bits)| {
+            Spec::weight(Box::leak(name.into_boxed_str()), default, min, max, bits)
+        })
+        .collect();
+    let specs: &'static [Spec] = Box::leak(specs.into_boxed_slice());
+    known.push(specs);
+    specs
+}
+
+/// The options `engine` offers, from one start of it.
+fn offered_options(engine: &OutsideEngine) -> Result<Vec<EngineOption>, ConfigError> {
+    let process = Process::start(engine).map_err(|e| key("engine", e.to_string()))?;
+    Ok(process.options().to_vec())
+}
+
+/// The default and range of spin option `name` among `offered`, or why it cannot be tuned.
+fn spin_option(offered: &[EngineOption], name: &str, engine: &str) -> Result<(i64, i64, i64), ConfigError> {
+    // UCI option names are case-insensitive.
+    match offered
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name))
+        .map(|o| &o.kind)
+    {
+        Some(&OptionKind::Spin { default, min, max }) => Ok((default, min, max)),
+        Some(_) => Err(key(
+            "options",
+            format!("'{name}' of engine {engine} is not a spin option"),
+        )),
+        None => {
+            let spins: Vec<&str> = offered
+                .iter()
+                .filter(|o| matches!(o.kind, OptionKind::Spin { .. }))
+                .map(|o| o.name.as_str())
+                .take(12)
+                .collect();
+            Err(key(
+                "options",
+                format!(
+                    "engine {engine} offers no option '{name}' (its spin options: {}{}; qitune params --engine lists them)",
+                    spins.join(", "),
+                    if spins.len() == 12 { ", ..." } else { "" }
+                ),
+            ))
+        }
+    }
+}
+
+fn key(key: &str, reason: String) -> ConfigError {
+    ConfigError::Key {
+        key: key.to_string(),
+        reason,
+    }
+}
