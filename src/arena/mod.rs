@@ -230,8 +230,10 @@ impl<G: Game> Schedule<'_, G> {
         if let (Some(cluster), Some(params)) = (&runner.cluster, self.params) {
             return self.run_on(cluster, runner, params, done);
         }
+        // Only the pool goes into the workers (a runner with a cluster is not Sync).
+        let engines = &runner.engines;
         Ok(runner.map(0..self.fixtures.len(), |i| {
-            let record = self.play(i, &runner.engines);
+            let record = self.play(i, engines);
             done(i, &record);
             record
         }))
@@ -259,6 +261,7 @@ impl<G: Game> Schedule<'_, G> {
         done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
         let wire = wire::ScheduleWire::of(self, params)?;
+        let engines = &runner.engines;
         let records: std::sync::Mutex<Vec<Option<GameRecord<G::Move>>>> =
             std::sync::Mutex::new(vec![None; self.fixtures.len()]);
         let keep = |i: usize, record: GameRecord<G::Move>| {
@@ -269,7 +272,7 @@ impl<G: Game> Schedule<'_, G> {
         cluster.play(
             &wire,
             runner.pool.current_num_threads(),
-            |i| keep(i, self.play(i, &runner.engines)),
+            |i| keep(i, self.play(i, engines)),
             |i, sent| match sent.record::<G>(&self.positions[self.fixtures[i].position]) {
                 Ok(record) => keep(i, record),
                 Err(e) => {
