@@ -8,8 +8,7 @@
 use crate::game::{Ending, Game, Limit, OutsideEngine, Protocol, Seat, Thought};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ChildStdout;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long an engine may take to start, to answer `isready`, and to answer `stop` once its
@@ -188,8 +187,6 @@ impl EngineOption {
 
 /// A running outside engine.
 pub struct Process {
-    name: String,
-    protocol: Protocol,
     child: Child,
     stdin: ChildStdin,
     output: Output,
@@ -197,7 +194,8 @@ pub struct Process {
     millis: bool,
     /// What the engine offered in its handshake.
     offered: Vec<EngineOption>,
-    /// The description it runs under now: its options as last set.
+    /// The description it runs under now (its name in faults, its protocol, its options as
+    /// last set).
     current: OutsideEngine,
 }
 
@@ -295,21 +293,24 @@ impl Output {
     fn next(&mut self, deadline: Instant) -> Got {
         loop {
             let unread = &self.buf[self.start..];
-            if let Some(i) = unread.iter().position(|&b| b == b'\n') {
-                let line = String::from_utf8_lossy(&unread[..i]).trim().to_string();
-                self.start += i + 1;
+            // A line ends at its newline, or the last one where the output closes.
+            let end = match unread.iter().position(|&b| b == b'\n') {
+                Some(i) => Some((i, i + 1)),
+                None if self.closed && (1..=MAX_LINE).contains(&unread.len()) => {
+                    Some((unread.len(), unread.len()))
+                }
+                None => None,
+            };
+            if let Some((length, taken)) = end {
+                let line = String::from_utf8_lossy(&unread[..length]).trim().to_string();
+                self.start += taken;
                 return Got::Line(line);
             }
             if unread.len() > MAX_LINE {
                 return Got::TooLong;
             }
             if self.closed {
-                if unread.is_empty() {
-                    return Got::Closed;
-                }
-                let line = String::from_utf8_lossy(unread).trim().to_string();
-                self.start = self.buf.len();
-                return Got::Line(line);
+                return Got::Closed;
             }
             self.buf.drain(..self.start);
             self.start = 0;
@@ -382,8 +383,6 @@ impl Process {
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let mut p = Process {
-            name: spec.name.clone(),
-            protocol: spec.protocol,
             child,
             stdin,
             output: Output::new(stdout),
@@ -442,14 +441,13 @@ impl Process {
 
     /// Brings the process to `spec`'s option values and starts a new game in it.
     fn renew(&mut self, spec: &OutsideEngine) -> Result<(), Fault> {
-        self.name = spec.name.clone();
         for (name, value) in &spec.options {
             if self.current.options.get(name) != Some(value) {
                 self.set_option(name, value)?;
             }
         }
         self.current = spec.clone();
-        self.send(match self.protocol {
+        self.send(match spec.protocol {
             Protocol::Ucci => "setoption newgame",
             Protocol::Uci => "ucinewgame",
         })?;
@@ -462,7 +460,7 @@ impl Process {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        self.send(&match self.protocol {
+        self.send(&match self.current.protocol {
             Protocol::Ucci => format!("setoption {name} {value}"),
             Protocol::Uci => format!("setoption name {name} value {value}"),
         })
@@ -470,7 +468,7 @@ impl Process {
 
     fn fault(&self, ending: Ending, what: String) -> Fault {
         Fault {
-            engine: self.name.clone(),
+            engine: self.current.name.clone(),
             ending,
             what,
         }
@@ -565,7 +563,7 @@ impl Process {
             };
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("info") => heard.read(self.protocol, words),
+                Some("info") => heard.read(self.current.protocol, words),
                 Some("nobestmove") => {
                     // With moves on the board, no move is a draw claim: the arena judges it.
                     return Err(self.fault(Ending::FalseClaim, "answered nobestmove".to_string()));
@@ -612,7 +610,7 @@ impl Process {
             Limit::Depth(d) => format!("go depth {d}"),
             Limit::Clock { .. } => {
                 let (us, them) = (seat.index(), seat.flip().index());
-                match self.protocol {
+                match self.current.protocol {
                     Protocol::Ucci => {
                         let t = |d: Duration| {
                             if self.millis {

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use qitune::game::{OutsideEngine, Protocol};
 use qitune::params::{Params, WeightFile};
 use qitune::tune::config::Config;
-use qitune::tune::folder::{best_validation, existing_champion, last_champion, validations};
+use qitune::tune::folder::{best_validation, existing_champion, last_champion, read_json, validations};
 use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
 
@@ -61,11 +61,7 @@ pub fn run(mut args: Args) -> Result<()> {
     super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let config_path = args.run.join("config.json");
-    let config: Config = serde_json::from_str(&qitune::fsutil::read_text(
-        &config_path,
-        qitune::fsutil::MAX_JSON_BYTES,
-    )?)
-    .with_context(|| format!("{}", config_path.display()))?;
+    let config: Config = read_json(&config_path)?;
     // Check it loads as an engine would load it.
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let params = Params::from_weight_file(&file, &file.game, specs)

@@ -92,10 +92,7 @@ fn parse_gens(text: &str) -> Result<Gens, String> {
 
 pub fn run(mut args: Args) -> Result<()> {
     args.run = qitune::tune::stages::run_folder(&args.run);
-    let text = qitune::fsutil::read_text(&args.run.join("config.json"), qitune::fsutil::MAX_JSON_BYTES)
-        .with_context(|| format!("cannot read {}/config.json", args.run.display()))?;
-    let config: Config =
-        serde_json::from_str(&text).with_context(|| format!("{}/config.json", args.run.display()))?;
+    let config: Config = qitune::tune::folder::read_json(&args.run.join("config.json"))?;
     let game = super::GameKind::named(&config.game)
         .with_context(|| format!("{}/config.json", args.run.display()))?;
     match game {

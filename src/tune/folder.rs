@@ -55,6 +55,15 @@ pub fn io(path: &Path) -> impl Fn(std::io::Error) -> RunError + '_ {
     }
 }
 
+/// A JSON file of a run folder (`config.json`, `state.json`).
+pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, RunError> {
+    let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(io(path))?;
+    serde_json::from_str(&text).map_err(|source| RunError::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// The file of the validations.
 pub const VALIDATION_CSV: &str = "validation.csv";
 pub const VALIDATION_COLUMNS: [&str; 10] = [

@@ -8,7 +8,7 @@
 
 use super::config::{resolve, Config, ConfigError};
 use super::folder::{
-    champion_path, io, last_champion, read_rows, write_rows, Lock, RunError, ValidationRow,
+    champion_path, io, last_champion, read_json, read_rows, write_rows, Lock, RunError, ValidationRow,
     VALIDATION_COLUMNS, VALIDATION_CSV,
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
@@ -148,16 +148,8 @@ impl<G: Game, M: Method> Run<G, M> {
     /// Reopens a run from its folder: the configuration it started with, the last completed
     /// step, and the CSV files cut back to it (rows of an unfinished step are dropped).
     pub fn resume(dir: &Path) -> Result<Self, RunError> {
-        let read = |name: &str| {
-            crate::fsutil::read_text(&dir.join(name), crate::fsutil::MAX_JSON_BYTES)
-                .map_err(io(&dir.join(name)))
-        };
-        let json = |name: &str| {
-            let path = dir.join(name);
-            move |source| RunError::Json { path, source }
-        };
-        let config: Config = serde_json::from_str(&read("config.json")?).map_err(json("config.json"))?;
-        let header: Header = serde_json::from_str(&read("state.json")?).map_err(json("state.json"))?;
+        let config: Config = read_json(&dir.join("config.json"))?;
+        let header: Header = read_json(&dir.join("state.json"))?;
         if config.game != G::NAME {
             return Err(RunError::WrongGame {
                 dir: dir.to_path_buf(),
@@ -188,7 +180,11 @@ impl<G: Game, M: Method> Run<G, M> {
             methods::settings::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
         let config =
             methods::normalised::<M>(&config, false).map_err(|e| bad("config.json", e.to_string()))?;
-        let state: M::State = serde_json::from_value(header.method.into()).map_err(json("state.json"))?;
+        let state: M::State =
+            serde_json::from_value(header.method.into()).map_err(|source| RunError::Json {
+                path: dir.join("state.json"),
+                source,
+            })?;
         let done = header.generation;
         let subject = Subject::of::<G>(&config).map_err(|e| bad("config.json", e.to_string()))?;
         subject.check_engine()?;

@@ -44,10 +44,7 @@ pub struct RunSummary {
 
 /// Sums up the run in `dir`.
 pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
-    let path = dir.join("config.json");
-    let text =
-        crate::fsutil::read_text(&path, crate::fsutil::MAX_JSON_BYTES).map_err(super::folder::io(&path))?;
-    let config: Config = serde_json::from_str(&text).map_err(|source| RunError::Json { path, source })?;
+    let config: Config = super::folder::read_json(&dir.join("config.json"))?;
     let info = super::methods::info(&config.method)?;
     let columns = step_columns(&dir.join(info.csv))?;
     let column = |name: &str| {

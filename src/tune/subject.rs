@@ -159,15 +159,10 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
     };
     let mut engine = match engine {
         EngineRef::Described(e) => e.clone(),
-        EngineRef::Named(spec) => {
-            let found = outside::from_command(spec).or_else(|| {
-                let path = resolve(base_dir, spec);
-                path.exists().then(|| outside::from_file(&path)).flatten()
-            });
-            found
-                .unwrap_or_else(|| Err(outside::DescriptionError::NotEngine(spec.clone())))
-                .map_err(|e| key("engine", e.to_string()))?
-        }
+        // A description file is found beside the configuration.
+        EngineRef::Named(spec) => outside::from_command(spec)
+            .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))
+            .map_err(|e| key("engine", e.to_string()))?,
     };
     // A program named by a path (not one looked for on PATH) is found from the
     // configuration's folder, and saved by its full path.

@@ -35,7 +35,7 @@ pub struct Engine<W: Write + Send + 'static> {
     dialect: Dialect,
     /// `None` after a rejected `position`, until a good one.
     game: Option<Xiangqi>,
-    /// The words of the position in `game` (`startpos` or `fen ...`, then its moves): a
+    /// The words of the position in `game` (`startpos` or `fen ...`, `moves`, its moves): a
     /// command that only adds moves to it, as a GUI's or an arena's next one does, plays just
     /// those instead of the whole game again.
     position_words: Vec<String>,
@@ -43,10 +43,9 @@ pub struct Engine<W: Write + Send + 'static> {
     hash_mb: usize,
     /// `None` while the worker holds it.
     searcher: Option<Pool>,
-    /// The thread that runs the searches, started at the first `go`.
+    /// The thread that runs the searches, started at the first `go`; it holds the searcher
+    /// while a search is under way.
     worker: Option<Worker>,
-    /// A search is under way on the worker.
-    searching: bool,
     threads: usize,
     signals: Signals,
     /// UCCI times are in seconds unless `setoption usemillisec true`.
@@ -69,12 +68,11 @@ impl<W: Write + Send + 'static> Engine<W> {
             out: Arc::new(Mutex::new(out)),
             dialect: Dialect::Uci,
             game: Some(Xiangqi::new()),
-            position_words: Vec::new(),
+            position_words: vec!["startpos".to_string(), "moves".to_string()],
             banned: Vec::new(),
             hash_mb: DEFAULT_HASH_MB,
             searcher: Some(Pool::new(weights, DEFAULT_HASH_MB)),
             worker: None,
-            searching: false,
             threads: 1,
             signals: Signals::default(),
             millis: false,
@@ -303,48 +301,40 @@ impl<W: Write + Send + 'static> Engine<W> {
         let (setup, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
         self.finish_search();
         self.banned.clear();
+        // The command's words as `position_words` keeps them: the start, "moves", the moves.
+        let words: Vec<String> = setup
+            .iter()
+            .chain(&["moves"])
+            .chain(moves)
+            .map(|w| w.to_string())
+            .collect();
         // The same start and the moves already played, then more: only those are played.
-        let known = self.position_words.len();
-        let extends = self.game.is_some()
-            && known >= setup.len()
-            && args.len() >= known
-            && args.len() > moves_at
-            && self.position_words.iter().zip(args).all(|(a, b)| a == b)
-            && (known > moves_at || (known == moves_at && args.get(moves_at) == Some(&"moves")));
-        if extends {
-            let from = if known == moves_at { known + 1 } else { known };
-            let game = self.game.as_mut().expect("checked above");
-            for text in &args[from..] {
-                if let Err(e) = game.play_iccs(text) {
-                    self.game = None;
-                    self.position_words.clear();
-                    return self.error(&format!("position: {e}"));
-                }
+        let (game, from) = match self.game.take() {
+            Some(game) if words.starts_with(&self.position_words) => (Ok(game), self.position_words.len()),
+            _ => {
+                let game = match setup.first() {
+                    Some(&"startpos") if setup.len() == 1 => Ok(Xiangqi::new()),
+                    Some(&"fen") if setup.len() > 1 => {
+                        Xiangqi::from_fen(&setup[1..].join(" ")).map_err(|e| e.to_string())
+                    }
+                    _ => Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
+                };
+                (game, setup.len() + 1)
             }
-            self.position_words = args.iter().map(|w| w.to_string()).collect();
-            return;
-        }
-        let game = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Ok(Xiangqi::new()),
-            Some(&"fen") if setup.len() > 1 => {
-                Xiangqi::from_fen(&setup[1..].join(" ")).map_err(|e| e.to_string())
-            }
-            _ => Err("position needs 'startpos' or 'fen <FEN>'".to_string()),
         };
         // A rejected position leaves none: a GUI must never get a move for another position.
-        self.game = None;
         self.position_words.clear();
         let mut game = match game {
             Ok(g) => g,
             Err(e) => return self.error(&format!("position: {e}")),
         };
-        for text in moves {
+        for text in &words[from..] {
             if let Err(e) = game.play_iccs(text) {
                 return self.error(&format!("position: {e}"));
             }
         }
         self.game = Some(game);
-        self.position_words = args.iter().map(|w| w.to_string()).collect();
+        self.position_words = words;
     }
 
     fn ban(&mut self, args: &[&str]) {
@@ -395,15 +385,12 @@ impl<W: Write + Send + 'static> Engine<W> {
             infinite,
             dialect: self.dialect,
         };
-        match worker.jobs.send(job) {
-            Ok(()) => self.searching = true,
-            Err(mpsc::SendError(job)) => {
-                // The worker is gone: a new one next time; this search gets no move.
-                self.searcher = Some(job.searcher);
-                self.worker = None;
-                self.error("go: the search thread is gone");
-                self.say(no_move(self.dialect));
-            }
+        if let Err(mpsc::SendError(job)) = worker.jobs.send(job) {
+            // The worker is gone: a new one next time; this search gets no move.
+            self.searcher = Some(job.searcher);
+            self.worker = None;
+            self.error("go: the search thread is gone");
+            self.say(no_move(self.dialect));
         }
     }
 
@@ -501,7 +488,7 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     /// Stops a running search and waits for its answer.
     fn finish_search(&mut self) {
-        if !std::mem::take(&mut self.searching) {
+        if self.searcher.is_some() {
             return;
         }
         self.signals.stop.store(true, Ordering::Relaxed);
