@@ -18,10 +18,11 @@ pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
 pub fn play_sent(
     schedule: &crate::arena::wire::ScheduleWire,
     index: usize,
+    engines: &crate::arena::outside::Engines,
 ) -> Result<crate::arena::wire::RecordWire, crate::arena::ArenaError> {
     match schedule.game.as_str() {
-        n if n == XiangqiGame::NAME => schedule.play::<XiangqiGame>(index),
-        n if n == AmazonsGame::NAME => schedule.play::<AmazonsGame>(index),
+        n if n == XiangqiGame::NAME => schedule.play::<XiangqiGame>(index, engines),
+        n if n == AmazonsGame::NAME => schedule.play::<AmazonsGame>(index, engines),
         other => Err(crate::arena::ArenaError::Wire(format!(
             "game '{other}' is unknown"
         ))),

@@ -107,10 +107,12 @@ fn records_survive_the_wire<G: Game>(players: &[&str], budget: Budget, max_plies
         },
     };
     let local = schedule.run(&Runner::new(2).unwrap(), |_| {}).unwrap();
-    let wire = ScheduleWire::of(&schedule, &params).unwrap();
+    let wire = ScheduleWire::of(&schedule).unwrap();
     let wire: ScheduleWire = serde_json::from_str(&serde_json::to_string(&wire).unwrap()).unwrap();
     for (i, record) in local.iter().enumerate() {
-        let sent = wire.play::<G>(i).unwrap();
+        let sent = wire
+            .play::<G>(i, &qitune::arena::outside::Engines::new(0))
+            .unwrap();
         let sent =
             serde_json::from_str::<qitune::arena::wire::RecordWire>(&serde_json::to_string(&sent).unwrap())
                 .unwrap();

@@ -102,6 +102,50 @@ fn ranks_give_the_run_of_one_process_byte_for_byte() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An SPSA run of an outside engine (qitune's own over UCI, tuning two of its options): the
+/// other ranks start their own engine processes and give the run of one process.
+#[test]
+fn an_outside_engine_run_spreads_over_ranks() {
+    let dir = scratch("outside");
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let qitune = assert_cmd::cargo::cargo_bin("qitune");
+    // Each engine process says which rank started it.
+    let starts = dir.join("starts");
+    let text = format!(
+        r#"{{"name":"outside","seed":9,"method":"spsa","generations":2,
+           "spsa":{{"iterations":6,"pairs":1}},
+           "engine":{{"path":"/bin/sh","args":["-c","echo ${{OMPI_COMM_WORLD_RANK:-$PMI_RANK}} >> '{log}'; exec '{q}' engine"],
+                     "protocol":"uci","options":{{"Hash":1}}}},
+           "options":["rook","cannon"],"evolve":["all"],"init":"defaults",
+           "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}}],
+           "validation":{{"every":1,"games":4,"positions":"{h}"}}}}"#,
+        q = qitune.display(),
+        log = starts.display(),
+        a = path_of("positions/xiangqi-train-a.epd"),
+        h = path_of("positions/xiangqi-holdout.epd"),
+    );
+    let cfg = dir.join("outside.json");
+    std::fs::write(&cfg, text).unwrap();
+    let read = |run: &Path| -> Vec<String> {
+        ["state.json", "validation.csv", "champions/gen-0002.json"]
+            .iter()
+            .map(|f| std::fs::read_to_string(run.join(f)).unwrap())
+            .collect()
+    };
+    let one = dir.join("one");
+    assert!(tune(0, &cfg, &one, &[]).status().unwrap().success());
+    let runs = dir.join("np2");
+    let out = tune(2, &cfg, &runs, &[]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read(&runs.join("outside")), read(&one.join("outside")));
+    let ranks = std::fs::read_to_string(&starts).unwrap();
+    assert!(
+        ranks.lines().any(|r| r == "1"),
+        "rank 1 started no engine: {ranks:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_killed_mpi_job_resumes_to_the_same_end() {
     let dir = scratch("killed");

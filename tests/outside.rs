@@ -177,18 +177,29 @@ fn the_match_command_takes_outside_engines_and_refuses_broken_ones() {
         "{err}"
     );
     let out = Command::new(QITUNE)
-        .args([
-            "match",
-            "--a",
-            &format!("ucci:{QITUNE} engine"),
-            "--b",
-            "default",
-            "--nodes",
-            "100",
-        ])
+        .args(["match", "--a", &format!("ucci:{QITUNE} engine"), "--b", "default"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--tc"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("player A is an outside engine") && err.contains("--tc"),
+        "{err}"
+    );
+    // At fixed nodes an outside qitune plays as the embedded one does: every game a draw
+    // by symmetry would be luck, so only the count and a clean finish are asked.
+    let out = Command::new(QITUNE)
+        .args(["match", "--a", &format!("uci:{QITUNE} engine"), "--b", "default"])
+        .args(["--games", "2", "--nodes", "300"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("2 games"), "{text}");
 }
 
 /// The memory this test process holds, in kB.
@@ -286,4 +297,54 @@ fn engine_processes_are_reused_between_games_without_changing_them() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A schedule with an outside engine, played here and game by game through its plain-data
+/// description (as an MPI rank plays it): the same records.
+#[test]
+fn outside_engines_survive_the_wire() {
+    use qitune::arena::outside::Engines;
+    use qitune::arena::wire::{RecordWire, ScheduleWire};
+    use qitune::arena::{Fixture, Runner, Schedule};
+    use qitune::game::Game;
+    use qitune::params::Params;
+    let budget = Budget::Nodes(300);
+    let params = vec![Params::defaults(XiangqiGame::specs()); 2];
+    let players = [
+        Player {
+            agent: qitune_engine(Protocol::Uci),
+            budget,
+        },
+        Player::weights(Default::default(), budget),
+    ];
+    let positions: Vec<Board> = (0..2).map(|s| XiangqiGame::random_opening(s, 4)).collect();
+    let fixtures: Vec<Fixture> = (0..2).flat_map(|k| Fixture::pair(0, 1, k)).collect();
+    let schedule = Schedule::<XiangqiGame> {
+        players: &players,
+        params: Some(&params),
+        positions: &positions,
+        fixtures: &fixtures,
+        conditions: Conditions {
+            max_plies: 60,
+            ..Conditions::for_budget(budget)
+        },
+    };
+    let local = schedule.run(&Runner::new(2).unwrap(), |_| {}).unwrap();
+    let wire = ScheduleWire::of(&schedule).unwrap();
+    let wire: ScheduleWire = serde_json::from_str(&serde_json::to_string(&wire).unwrap()).unwrap();
+    let engines = Engines::new(1);
+    for (i, record) in local.iter().enumerate() {
+        let sent = wire.play::<XiangqiGame>(i, &engines).unwrap();
+        let sent: RecordWire = serde_json::from_str(&serde_json::to_string(&sent).unwrap()).unwrap();
+        let rebuilt = sent
+            .record::<XiangqiGame>(&positions[fixtures[i].position])
+            .unwrap();
+        assert_eq!(&rebuilt, record, "game {i}");
+    }
+    // Without parameters for the game's own engine there is nothing to send.
+    let unsendable = Schedule::<XiangqiGame> {
+        params: None,
+        ..schedule
+    };
+    assert!(ScheduleWire::of(&unsendable).is_none());
 }

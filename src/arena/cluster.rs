@@ -140,9 +140,11 @@ impl Cluster {
     pub fn serve(
         &self,
         threads: usize,
-        play: impl Fn(&ScheduleWire, usize) -> Result<RecordWire, ArenaError> + Sync,
+        play: impl Fn(&ScheduleWire, usize, &super::outside::Engines) -> Result<RecordWire, ArenaError> + Sync,
     ) -> Result<(), ArenaError> {
         let runner = super::Runner::new(threads)?;
+        // Outside engines' processes are kept from one schedule to the next, as on rank 0.
+        let engines = &runner.engines;
         let root = self.world.process_at_rank(0);
         let mut schedule: Option<ScheduleWire> = None;
         let answer = |records: Result<Vec<(usize, RecordWire)>, String>| {
@@ -189,7 +191,7 @@ impl Cluster {
                 return Err(ArenaError::Wire("work came before its schedule".to_string()));
             };
             let records: Result<Vec<(usize, RecordWire)>, ArenaError> = runner
-                .map(0..work.len(), |k| play(s, work[k]).map(|r| (work[k], r)))
+                .map(0..work.len(), |k| play(s, work[k], engines).map(|r| (work[k], r)))
                 .into_iter()
                 .collect();
             answer(records.map_err(|e| e.to_string()));

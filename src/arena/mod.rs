@@ -202,8 +202,9 @@ impl Fixture {
 /// Games between many players (a generation of the GA, a round robin).
 pub struct Schedule<'a, G: Game> {
     pub players: &'a [Player<G::Weights>],
-    /// The players' parameters, when each is the game's own engine with them: what lets
-    /// another process rebuild the players (MPI ranks).
+    /// The players' parameters (an outside engine's entry unused): what lets another
+    /// process rebuild the game's own engines (MPI ranks). Without them the games are played
+    /// here.
     pub params: Option<&'a [Params]>,
     pub positions: &'a [G::Board],
     pub fixtures: &'a [Fixture],
@@ -227,8 +228,8 @@ impl<G: Game> Schedule<'_, G> {
         done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
         #[cfg(feature = "mpi")]
-        if let (Some(cluster), Some(params)) = (&runner.cluster, self.params) {
-            return self.run_on(cluster, runner, params, done);
+        if let Some((cluster, wire)) = runner.cluster.as_ref().zip(wire::ScheduleWire::of(self)) {
+            return self.run_on(cluster, runner, &wire, done);
         }
         // Only the pool goes into the workers (a runner with a cluster is not Sync).
         let engines = &runner.engines;
@@ -257,10 +258,9 @@ impl<G: Game> Schedule<'_, G> {
         &self,
         cluster: &cluster::Cluster,
         runner: &Runner,
-        params: &[Params],
+        wire: &wire::ScheduleWire,
         done: impl Fn(usize, &GameRecord<G::Move>) + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, ArenaError> {
-        let wire = wire::ScheduleWire::of(self, params)?;
         let engines = &runner.engines;
         let records: std::sync::Mutex<Vec<Option<GameRecord<G::Move>>>> =
             std::sync::Mutex::new(vec![None; self.fixtures.len()]);
@@ -270,7 +270,7 @@ impl<G: Game> Schedule<'_, G> {
         };
         let mut failure = None;
         cluster.play(
-            &wire,
+            wire,
             runner.pool.current_num_threads(),
             |i| keep(i, self.play(i, engines)),
             |i, sent| match sent.record::<G>(&self.positions[self.fixtures[i].position]) {

@@ -1,19 +1,22 @@
 //! Schedules and game records as plain data, so that another process (an MPI rank) can play
 //! a schedule's games and send back records that rebuild exactly what a local run makes.
 
+use super::outside::Engines;
 use super::{play_game, ArenaError, Conditions, Schedule};
-use crate::game::{Adjudication, Budget, Ending, Game, GameRecord, Player, Seat};
+use crate::game::{
+    Adjudication, Agent, Budget, Ending, Game, GameRecord, MoveTime, OutsideEngine, Player, Seat,
+};
 use crate::params::Params;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use std::time::Duration;
 
-/// A schedule in plain data: its players by their parameter values.
+/// A schedule in plain data: its players by their parameter values or engine descriptions.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScheduleWire {
     /// The game's name (`Game::NAME`).
     pub game: String,
-    /// Each player's parameter values, in the game's spec order.
-    pub players: Vec<Vec<i32>>,
+    pub players: Vec<PlayerWire>,
     pub budgets: Vec<BudgetWire>,
     /// Start positions as FENs.
     pub positions: Vec<String>,
@@ -23,13 +26,66 @@ pub struct ScheduleWire {
     pub resign: Option<(i32, usize)>,
     pub draw: Option<(i32, usize, usize)>,
     pub tt_mb: usize,
+    /// The grace on a clock for an outside engine's pipes, in nanoseconds.
+    pub time_margin_ns: u64,
 }
 
-/// A deterministic budget (clocks are not played away from the arena's own process).
+/// A player in plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PlayerWire {
+    /// The game's own engine with these parameter values, in the game's spec order.
+    Params(Vec<i32>),
+    /// An outside engine, started by the playing process (so its path must be valid there).
+    Outside(OutsideEngine),
+}
+
+/// A budget in plain data; a clock in nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BudgetWire {
     Nodes(u64),
     Depth(u32),
+    Clock { base_ns: u64, increment_ns: u64 },
+}
+
+impl BudgetWire {
+    fn of(budget: Budget) -> BudgetWire {
+        match budget {
+            Budget::Nodes(n) => BudgetWire::Nodes(n),
+            Budget::Depth(d) => BudgetWire::Depth(d),
+            Budget::Clock { base, increment } => BudgetWire::Clock {
+                base_ns: nanos(base),
+                increment_ns: nanos(increment),
+            },
+        }
+    }
+
+    fn budget(self) -> Budget {
+        match self {
+            BudgetWire::Nodes(n) => Budget::Nodes(n),
+            BudgetWire::Depth(d) => Budget::Depth(d),
+            BudgetWire::Clock {
+                base_ns,
+                increment_ns,
+            } => Budget::Clock {
+                base: Duration::from_nanos(base_ns),
+                increment: Duration::from_nanos(increment_ns),
+            },
+        }
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// One move's time on a clock, in nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveTimeWire {
+    /// 0: the first seat, 1: the second.
+    pub seat: u8,
+    pub used_ns: u64,
+    pub left_ns: u64,
+    pub planned_ns: Option<u64>,
 }
 
 /// A finished game in plain data: the moves in the game's notation and what the players said.
@@ -43,34 +99,32 @@ pub struct RecordWire {
     pub nodes: [u64; 2],
     pub scores: Vec<i32>,
     pub depths: Vec<u32>,
+    pub move_times: Vec<MoveTimeWire>,
+    pub fault: Option<String>,
 }
 
 impl ScheduleWire {
-    /// Describes `schedule`, whose players are the game's own engine with `params` (one per
-    /// player, in order) on node or depth budgets.
-    pub fn of<G: Game>(schedule: &Schedule<'_, G>, params: &[Params]) -> Result<ScheduleWire, ArenaError> {
-        if params.len() != schedule.players.len() {
-            return Err(ArenaError::Wire(format!(
-                "{} parameter sets for {} players",
-                params.len(),
-                schedule.players.len()
-            )));
-        }
-        let budgets = schedule
+    /// Describes `schedule`: its outside engines by their descriptions, and its own engines
+    /// by the parameters in `schedule.params` (a player's entry there when it has none).
+    /// `None` when one of the game's own engines has no parameters to send.
+    pub fn of<G: Game>(schedule: &Schedule<'_, G>) -> Option<ScheduleWire> {
+        let players = schedule
             .players
             .iter()
-            .map(|p| match p.budget {
-                Budget::Nodes(n) => Ok(BudgetWire::Nodes(n)),
-                Budget::Depth(d) => Ok(BudgetWire::Depth(d)),
-                Budget::Clock { .. } => Err(ArenaError::Wire(
-                    "games on a clock are played by the arena's own process only".to_string(),
-                )),
+            .enumerate()
+            .map(|(i, p)| match &p.agent {
+                Agent::Outside(engine) => Some(PlayerWire::Outside(OutsideEngine::clone(engine))),
+                Agent::Weights(_) => Some(PlayerWire::Params(schedule.params?.get(i)?.values().to_vec())),
             })
-            .collect::<Result<_, _>>()?;
-        Ok(ScheduleWire {
+            .collect::<Option<_>>()?;
+        Some(ScheduleWire {
             game: G::NAME.to_string(),
-            players: params.iter().map(|p| p.values().to_vec()).collect(),
-            budgets,
+            players,
+            budgets: schedule
+                .players
+                .iter()
+                .map(|p| BudgetWire::of(p.budget))
+                .collect(),
             positions: schedule.positions.iter().map(|b| G::fen(b)).collect(),
             fixtures: schedule
                 .fixtures
@@ -81,11 +135,13 @@ impl ScheduleWire {
             resign: schedule.conditions.adjudication.resign,
             draw: schedule.conditions.adjudication.draw,
             tt_mb: schedule.conditions.tt_mb,
+            time_margin_ns: nanos(schedule.conditions.time_margin),
         })
     }
 
-    /// Plays game `index` of the schedule on the calling thread, exactly as a local run would.
-    pub fn play<G: Game>(&self, index: usize) -> Result<RecordWire, ArenaError> {
+    /// Plays game `index` of the schedule on the calling thread, exactly as a local run
+    /// would, its outside engines taken from and given back to `engines`.
+    pub fn play<G: Game>(&self, index: usize, engines: &Engines) -> Result<RecordWire, ArenaError> {
         let bad = |what: String| ArenaError::Wire(what);
         if self.game != G::NAME {
             return Err(bad(format!("a {} schedule sent to {}", self.game, G::NAME)));
@@ -95,13 +151,19 @@ impl ScheduleWire {
             .get(index)
             .ok_or_else(|| bad(format!("game {index} is not in the schedule")))?;
         let player = |i: usize| -> Result<Player<G::Weights>, ArenaError> {
-            let values = self.players.get(i).ok_or_else(|| bad(format!("no player {i}")))?;
-            let params = Params::from_values(G::specs(), values).map_err(|e| bad(e.to_string()))?;
-            let budget = match self.budgets.get(i).ok_or_else(|| bad(format!("no budget {i}")))? {
-                BudgetWire::Nodes(n) => Budget::Nodes(*n),
-                BudgetWire::Depth(d) => Budget::Depth(*d),
+            let budget = self
+                .budgets
+                .get(i)
+                .ok_or_else(|| bad(format!("no budget {i}")))?
+                .budget();
+            let agent = match self.players.get(i).ok_or_else(|| bad(format!("no player {i}")))? {
+                PlayerWire::Params(values) => {
+                    let params = Params::from_values(G::specs(), values).map_err(|e| bad(e.to_string()))?;
+                    Agent::Weights(G::weights(&params))
+                }
+                PlayerWire::Outside(engine) => Agent::Outside(Arc::new(engine.clone())),
             };
-            Ok(Player::weights(G::weights(&params), budget))
+            Ok(Player { agent, budget })
         };
         let fen = self
             .positions
@@ -115,11 +177,9 @@ impl ScheduleWire {
                 draw: self.draw,
             },
             tt_mb: self.tt_mb,
-            time_margin: Duration::ZERO,
+            time_margin: Duration::from_nanos(self.time_margin_ns),
         };
-        // Players of a wired schedule are embedded engines: no outside process to keep.
-        let engines = super::outside::Engines::new(0);
-        let record = play_game::<G>(&start, &player(first)?, &player(second)?, &conditions, &engines);
+        let record = play_game::<G>(&start, &player(first)?, &player(second)?, &conditions, engines);
         Ok(RecordWire::of(&record))
     }
 }
@@ -133,6 +193,17 @@ impl RecordWire {
             nodes: record.nodes,
             scores: record.scores.clone(),
             depths: record.depths.clone(),
+            move_times: record
+                .move_times
+                .iter()
+                .map(|t| MoveTimeWire {
+                    seat: t.seat.index() as u8,
+                    used_ns: nanos(t.used),
+                    left_ns: nanos(t.left),
+                    planned_ns: t.planned.map(nanos),
+                })
+                .collect(),
+            fault: record.fault.clone(),
         }
     }
 
@@ -155,15 +226,28 @@ impl RecordWire {
         let rules = G::verdict(&state).map(|v| v.reason);
         record.ending = Ending::from_words(&self.ending, rules, G::claimable_draw(&state))
             .ok_or_else(|| bad(format!("ending '{}' does not fit the game", self.ending)))?;
-        record.winner = match self.winner {
-            None => None,
-            Some(0) => Some(Seat::First),
-            Some(1) => Some(Seat::Second),
-            Some(other) => return Err(bad(format!("winner {other}"))),
+        let seat = |index: u8| match index {
+            0 => Ok(Seat::First),
+            1 => Ok(Seat::Second),
+            other => Err(bad(format!("seat {other}"))),
         };
+        record.winner = self.winner.map(seat).transpose()?;
         record.nodes = self.nodes;
         record.scores = self.scores.clone();
         record.depths = self.depths.clone();
+        record.move_times = self
+            .move_times
+            .iter()
+            .map(|t| {
+                Ok(MoveTime {
+                    seat: seat(t.seat)?,
+                    used: Duration::from_nanos(t.used_ns),
+                    left: Duration::from_nanos(t.left_ns),
+                    planned: t.planned_ns.map(Duration::from_nanos),
+                })
+            })
+            .collect::<Result<_, ArenaError>>()?;
+        record.fault = self.fault.clone();
         Ok(record)
     }
 }

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 /// A player is `default` (the built-in weights), `material` (material only), `random:SEED`,
 /// a weight file, or an outside engine: `ucci:COMMAND`, `uci:COMMAND` (a program and its
 /// arguments) or an engine description file (JSON: name, path, args, protocol, options).
-/// Outside engines play at a real clock (`--tc`).
+/// An outside engine needs its budget named: a real clock (`--tc`), or `--nodes`/`--depth`
+/// when it honours `go nodes`/`go depth` (as qitune engine does over UCI).
 #[derive(clap::Args)]
 pub struct Args {
     /// The game.
@@ -151,6 +152,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     if args.games > 1_000_000 {
         bail!("--games must be at most 1000000");
     }
+    let named = args.nodes.is_some() || args.depth.is_some() || args.tc.is_some();
     let budget = match (args.nodes, args.depth, &args.tc) {
         (Some(0), _, _) => bail!("--nodes must be at least 1"),
         (Some(n), _, _) => Budget::Nodes(n),
@@ -163,8 +165,10 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let b = arena::agent::<G>(&args.b).context("player B")?;
     for (agent, name) in [(&a, "A"), (&b, "B")] {
         if let Agent::Outside(spec) = agent {
-            if !matches!(budget, Budget::Clock { .. }) {
-                bail!("player {name} is an outside engine: give the match a clock with --tc");
+            if !named {
+                bail!(
+                    "player {name} is an outside engine: give the match its budget with --tc, or --nodes or --depth if the engine honours them"
+                );
             }
             // One start before the match, so that a wrong path or protocol is one clear error
             // rather than a match of lost games.

@@ -412,8 +412,7 @@ impl<G: Game, M: Method> Run<G, M> {
             .collect();
         let schedule = Schedule::<G> {
             players: &players,
-            // Other processes rebuild players from their parameters: only the game's own.
-            params: self.subject.engine().is_none().then_some(&batch.params[..]),
+            params: Some(&batch.params),
             positions,
             fixtures: &batch.fixtures,
             conditions: Conditions {
