@@ -371,6 +371,101 @@ fn noise_aware_options_are_reproducible_and_unique_means_no_clones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Real genes with each crossover, fitness against the reference and the survivors' mean as
+/// champion: the same files on 1 and 2 threads and after a resume, steps within bounds,
+/// and every individual meets only the reference.
+#[test]
+fn real_genes_reference_fitness_and_the_centre_are_reproducible() {
+    for (crossover, extra) in [
+        (
+            "blend",
+            r#","fitness":"reference","champion":"centre","carry":true"#,
+        ),
+        ("sbx", r#","unique":true"#),
+        ("uniform", r#","fitness":"reference""#),
+    ] {
+        let dir = scratch(&format!("real-{crossover}"));
+        let config = tiny_config(&dir, 4);
+        let text = std::fs::read_to_string(&config).unwrap().replace(
+            r#""generations":4,"#,
+            &format!(
+                r#""generations":4,"genes":"real","real":{{"crossover":"{crossover}","sigma":0.05}}{extra},"#
+            ),
+        );
+        std::fs::write(&config, text).unwrap();
+        let (a, b) = on_one_and_two_threads(&dir, &config, "tiny");
+        assert_eq!(a.len(), 4);
+        assert!(
+            a == b,
+            "{crossover}: champion files differ between 1 and 2 threads"
+        );
+        tune(&config, &dir.join("parts"), &["--generations", "2"]);
+        tune(&config, &dir.join("parts"), &["--resume"]);
+        assert!(
+            a == champions(&dir.join("parts/tiny")),
+            "{crossover}: a resumed run differs"
+        );
+        let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
+        assert_eq!(read("one/tiny/state.json"), read("parts/tiny/state.json"));
+        assert_eq!(read("one/tiny/state.json"), read("two/tiny/state.json"));
+        let state: serde_json::Value = serde_json::from_str(&read("one/tiny/state.json")).unwrap();
+        let individuals = state["individuals"].as_array().unwrap();
+        assert_eq!(individuals.len(), 6);
+        for i in individuals {
+            for s in i["steps"].as_array().unwrap() {
+                let s = s.as_f64().unwrap();
+                assert!((0.002..=0.25).contains(&s), "{crossover}: step {s}");
+            }
+        }
+        let reference = extra.contains("reference");
+        assert_eq!(state["reference"].is_array(), reference, "{state}");
+        // Against the reference: six individuals, two games each; in groups of three, 12.
+        let csv = read("one/tiny/generations.csv");
+        let games: Vec<&str> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(7).unwrap())
+            .collect();
+        assert_eq!(games, vec!["12"; 4]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    // Settings of real genes are refused with binary ones, and bad bounds are named.
+    let dir = scratch("real-bad");
+    let config = tiny_config(&dir, 2);
+    let text = std::fs::read_to_string(&config).unwrap();
+    for (with, needle) in [
+        (
+            r#""real":{"crossover":"blend"},"#,
+            "real: settings of real genes, but genes = binary",
+        ),
+        (
+            r#""genes":"real","real":{"sigma_min":0.5},"#,
+            "real.sigma_min = 0.5",
+        ),
+        (
+            r#""genes":"real","encoding":"gray","#,
+            "encoding: a spelling of binary genes",
+        ),
+    ] {
+        std::fs::write(
+            &config,
+            text.replace(r#""generations":2,"#, &format!(r#""generations":2,{with}"#)),
+        )
+        .unwrap();
+        fails(
+            &[
+                "tune",
+                "--config",
+                config.to_str().unwrap(),
+                "--runs",
+                dir.join("r").to_str().unwrap(),
+            ],
+            needle,
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn carried_records_survive_a_resume_and_do_not_depend_on_threads() {
     let dir = scratch("carry");

@@ -7,7 +7,7 @@
 use super::config::{Config, ConfigError};
 use super::folder::RunError;
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell};
-use super::theta;
+use super::theta::{self, normal};
 use crate::arena::{tally_players, Fixture};
 use crate::game::{Game, GameRecord};
 use crate::params::Spec;
@@ -268,28 +268,11 @@ impl Method for OnePlusOne {
     }
 }
 
-/// A standard normal draw (Box-Muller).
-fn normal(rng: &mut impl Rng) -> f64 {
-    let u: f64 = 1.0 - rng.gen::<f64>();
-    let v: f64 = rng.gen();
-    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::Params;
     use crate::xiangqi::game::XiangqiGame;
-    use rand::SeedableRng;
-
-    #[test]
-    fn normal_draws_have_mean_0_and_spread_1() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        let draws: Vec<f64> = (0..100_000).map(|_| normal(&mut rng)).collect();
-        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
-        let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws.len() as f64;
-        assert!(mean.abs() < 0.02 && (var - 1.0).abs() < 0.02, "{mean} {var}");
-    }
 
     #[test]
     fn sigma_follows_the_one_fifth_rule_within_its_bounds() {

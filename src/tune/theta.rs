@@ -114,3 +114,25 @@ pub fn provenance(setup: &Setup, method: &str, generation: usize, games: usize) 
         "tuned": setup.tuned.iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
     })
 }
+
+/// A standard normal draw (Box-Muller).
+pub fn normal(rng: &mut impl Rng) -> f64 {
+    let u: f64 = 1.0 - rng.gen::<f64>();
+    let v: f64 = rng.gen();
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn normal_draws_have_mean_0_and_spread_1() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let draws: Vec<f64> = (0..100_000).map(|_| normal(&mut rng)).collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let var = draws.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws.len() as f64;
+        assert!(mean.abs() < 0.02 && (var - 1.0).abs() < 0.02, "{mean} {var}");
+    }
+}

@@ -1,18 +1,28 @@
 //! The adaptive genetic algorithm (seed 003): a population of binary chromosomes, fitness
 //! from round robins in groups, each group's champion surviving (elitism), children of two
 //! champions by uniform crossover and bit-flip mutation at rates that adapt to fitness.
+//!
+//! Beside the paper's mode, each a configuration key: real-valued genes with blend or SBX
+//! crossover and self-adapted steps ([`real`]); fitness from games against a reference (the
+//! last generation's survivors' mean) instead of round robins in groups, with truncation
+//! selection; and that mean, rather than the best survivor, as the step's champion, so that
+//! selection's noise averages out of what the run gives.
 
 pub mod genome;
+pub mod real;
 
 use super::config::{Config, ConfigError, Init};
 use super::folder::RunError;
 use super::method::{stream, Batch, Chart, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS, START};
+use super::theta;
 use crate::arena::{tally_players, Fixture};
 use crate::game::{Game, GameRecord, Seat};
 use crate::params::{Params, Spec};
 use genome::{hamming, mutate, Encoding, Genome, Layout, Rates};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use real::{Bounds, Genes, Individual, RealConfig};
 use serde::{Deserialize, Serialize};
 
 /// The GA's keys of a run configuration.
@@ -46,6 +56,41 @@ pub struct GaSettings {
     /// newcomer's lucky generation does not displace a measured incumbent.
     #[serde(default)]
     pub carry: bool,
+    /// How individuals are spelled: `binary` (the paper's) or `real`.
+    #[serde(default)]
+    pub genes: Genes,
+    /// The settings of real genes.
+    #[serde(default)]
+    pub real: RealConfig,
+    /// Whom an individual's games are against.
+    #[serde(default)]
+    pub fitness: Fitness,
+    /// What a generation gives as its champion.
+    #[serde(default)]
+    pub champion: Champion,
+}
+
+/// Whom an individual plays for its fitness.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fitness {
+    /// Everyone in its group, in a round robin; each group's best survives (the paper's).
+    #[default]
+    Groups,
+    /// The reference (the last generation's survivors' mean, at first the start weights),
+    /// every individual from the same openings; the `groups` best of the generation survive.
+    Reference,
+}
+
+/// What a generation gives as its champion (validated, saved, exported).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Champion {
+    /// The survivor with the best selection score (the paper's).
+    #[default]
+    Best,
+    /// The mean of the survivors' values, rounded.
+    Centre,
 }
 
 fn one() -> usize {
@@ -59,8 +104,14 @@ fn default_spread() -> f64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GaState {
-    /// One string of 0/1 genes an individual.
+    /// One string of 0/1 genes an individual (binary genes; empty with real ones).
     pub population: Vec<String>,
+    /// With real genes: the individuals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub individuals: Vec<Individual>,
+    /// With `fitness: reference`: the reference's tuned values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference: Vec<f64>,
     /// With `carry`: what each individual of `population` has scored while it survived
     /// (children start empty). Empty without `carry`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -94,8 +145,10 @@ pub struct GenerationStats {
     pub fitness_mean: f64,
     pub fitness_min: i32,
     pub pc_mean: f64,
+    /// The children's mean mutation rate; with real genes, their mean step (share of range).
     pub pm_mean: f64,
-    /// Mean Hamming distance between the generation's individuals.
+    /// Mean Hamming distance between the generation's individuals; with real genes, their
+    /// mean root mean square distance in percent of the ranges.
     pub diversity: f64,
     pub games: usize,
     pub red_wins: usize,
@@ -122,9 +175,17 @@ pub struct Ga {
     layout: Layout,
 }
 
+/// A generation's individuals in either spelling.
+#[derive(Clone, Debug)]
+enum Members {
+    Binary(Vec<Genome>),
+    Real(Vec<Individual>),
+}
+
 /// A generation's players and games, between asking and being told.
 pub struct Pending {
-    population: Vec<Genome>,
+    members: Members,
+    /// The individuals' parameters, then the reference's with `fitness: reference`.
     params: Vec<Params>,
     groups: Vec<Vec<usize>>,
     fixtures: Vec<Fixture>,
@@ -147,6 +208,10 @@ impl Method for Ga {
             "openings_per_pair",
             "unique",
             "carry",
+            "genes",
+            "real",
+            "fitness",
+            "champion",
         ],
         unit: "generation",
         csv: "generations.csv",
@@ -242,12 +307,21 @@ impl Method for Ga {
                 s.openings_per_pair
             ));
         }
+        if s.genes == Genes::Binary && s.real != RealConfig::default() {
+            return invalid("real: settings of real genes, but genes = binary".to_string());
+        }
+        if let Some(problem) = s.real.problem() {
+            return invalid(problem);
+        }
+        if s.genes == Genes::Real && s.encoding != Encoding::Binary {
+            return invalid("encoding: a spelling of binary genes, but genes = real".to_string());
+        }
         let genes: usize = config
             .evolved(specs)?
             .iter()
             .map(|&i| specs[i].bits as usize)
             .sum();
-        if s.unique && genes < 20 && (1usize << genes) < s.population {
+        if s.unique && s.genes == Genes::Binary && genes < 20 && (1usize << genes) < s.population {
             return invalid(format!(
                 "unique: {genes} genes make only {} different individuals, fewer than population = {}",
                 1usize << genes,
@@ -257,9 +331,13 @@ impl Method for Ga {
         Ok(())
     }
 
-    /// In a group of s, every pair plays two games per opening.
+    /// In a group of s, every pair plays two games per opening; against the reference, every
+    /// individual two per opening.
     fn games_per_step(s: &GaSettings) -> u128 {
         let (m, n) = (s.population as u128, s.groups.max(1) as u128);
+        if s.fitness == Fitness::Reference {
+            return 2 * m * s.openings_per_pair as u128;
+        }
         (0..n)
             .map(|g| (g + 1) * m / n - g * m / n)
             .map(|size| size * size.saturating_sub(1) * s.openings_per_pair as u128)
@@ -274,6 +352,19 @@ impl Method for Ga {
     }
 
     fn start(&self, setup: &Setup) -> GaState {
+        let reference = if self.settings.fitness == Fitness::Reference {
+            theta::initial(setup)
+        } else {
+            Vec::new()
+        };
+        if self.settings.genes == Genes::Real {
+            return GaState {
+                population: Vec::new(),
+                individuals: self.first_individuals(setup),
+                reference,
+                records: Vec::new(),
+            };
+        }
         let mut rng = stream(setup.seed, 0, START);
         let around = match setup.init {
             Init::Random => None,
@@ -294,16 +385,42 @@ impl Method for Ga {
             .collect();
         GaState {
             population: population.iter().map(|g| genome_to_string(g)).collect(),
+            individuals: Vec::new(),
+            reference,
             records: Vec::new(),
         }
     }
 
-    fn check(&self, _: &Setup, state: &GaState, done: usize) -> Result<(), String> {
-        if state.population.len() != self.settings.population {
-            return Err("it does not hold one genome per individual".to_string());
+    fn check(&self, setup: &Setup, state: &GaState, done: usize) -> Result<(), String> {
+        let m = self.settings.population;
+        match self.settings.genes {
+            Genes::Binary => {
+                if state.population.len() != m || !state.individuals.is_empty() {
+                    return Err("it does not hold one genome per individual".to_string());
+                }
+                for g in &state.population {
+                    genome_from_string(g, self.layout.len())?;
+                }
+            }
+            Genes::Real => {
+                if state.individuals.len() != m || !state.population.is_empty() {
+                    return Err("it does not hold one real individual per individual".to_string());
+                }
+                let (low, high) = (self.settings.real.sigma_min, self.settings.real.sigma_max);
+                for i in &state.individuals {
+                    theta::check(setup, &i.values)?;
+                    if i.steps.len() != i.values.len() || !i.steps.iter().all(|s| (low..=high).contains(s)) {
+                        return Err(format!(
+                            "an individual's steps are not one per value within [{low}, {high}]"
+                        ));
+                    }
+                }
+            }
         }
-        for g in &state.population {
-            genome_from_string(g, self.layout.len())?;
+        if self.settings.fitness == Fitness::Reference {
+            theta::check(setup, &state.reference).map_err(|e| format!("its reference: {e}"))?;
+        } else if !state.reference.is_empty() {
+            return Err("it holds a reference, but fitness is not reference".to_string());
         }
         let records = if self.settings.carry && done > 0 {
             self.settings.population
@@ -322,15 +439,54 @@ impl Method for Ga {
 
     /// Every pair in a group plays two games (colours swapped) from each of its openings.
     fn ask(&self, state: &GaState, step: &Step, setup: &Setup) -> Result<(Batch, Pending), RunError> {
-        let population: Vec<Genome> = state
-            .population
-            .iter()
-            .map(|s| genome_from_string(s, self.layout.len()))
-            .collect::<Result<_, _>>()
-            .map_err(|reason| RunError::State {
-                path: step.dir.join("state.json"),
-                reason,
-            })?;
+        let members = match self.settings.genes {
+            Genes::Binary => Members::Binary(
+                state
+                    .population
+                    .iter()
+                    .map(|s| genome_from_string(s, self.layout.len()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|reason| RunError::State {
+                        path: step.dir.join("state.json"),
+                        reason,
+                    })?,
+            ),
+            Genes::Real => Members::Real(state.individuals.clone()),
+        };
+        let mut params: Vec<Params> = match &members {
+            Members::Binary(population) => population
+                .iter()
+                .map(|g| self.layout.decode(g, setup.base))
+                .collect(),
+            Members::Real(individuals) => individuals
+                .iter()
+                .map(|i| theta::params(setup, &i.values))
+                .collect(),
+        };
+        if self.settings.fitness == Fitness::Reference {
+            // Every individual meets the reference from the same openings, so that their
+            // scores differ by the individuals rather than by the openings they drew.
+            let m = self.settings.population;
+            let mut rng = stream(setup.seed, step.number, OPENINGS);
+            let openings: Vec<usize> = (0..self.settings.openings_per_pair)
+                .map(|_| rng.gen_range(0..step.openings))
+                .collect();
+            let fixtures: Vec<Fixture> = (0..m)
+                .flat_map(|i| openings.iter().flat_map(move |&o| Fixture::pair(i, m, o)))
+                .collect();
+            params.push(theta::params(setup, &state.reference));
+            let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
+            let groups = Vec::new();
+            return Ok((
+                batch,
+                Pending {
+                    members,
+                    params,
+                    groups,
+                    fixtures,
+                },
+            ));
+        }
         let seed = setup.seed;
         // A seeded shuffle of the population split as evenly as possible.
         let m = self.settings.population;
@@ -351,15 +507,11 @@ impl Method for Ga {
                 }
             }
         }
-        let params: Vec<Params> = population
-            .iter()
-            .map(|g| self.layout.decode(g, setup.base))
-            .collect();
         let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
         Ok((
             batch,
             Pending {
-                population,
+                members,
                 params,
                 groups,
                 fixtures,
@@ -376,17 +528,21 @@ impl Method for Ga {
         setup: &Setup,
     ) -> Result<Tell<Ga>, RunError> {
         let Pending {
-            population,
+            members,
             params,
             groups,
             fixtures,
         } = pending;
+        let m = self.settings.population;
         let generation = step.number;
-        // Fitness: +1 a win, -1 a loss, 0 a draw.
-        let results = tally_players(&fixtures, &records, population.len());
-        let fitness: Vec<i32> = results.iter().map(|w| w.wins as i32 - w.losses as i32).collect();
+        // Fitness: +1 a win, -1 a loss, 0 a draw (the reference's own is not one).
+        let results = tally_players(&fixtures, &records, params.len());
+        let fitness: Vec<i32> = results[..m]
+            .iter()
+            .map(|w| w.wins as i32 - w.losses as i32)
+            .collect();
         // With carry, selection looks at each survivor's whole record.
-        let carried: Vec<Record> = (0..population.len())
+        let carried: Vec<Record> = (0..m)
             .map(|i| {
                 let earlier = state.records.get(i).copied().unwrap_or_default();
                 Record {
@@ -400,36 +556,151 @@ impl Method for Ga {
         } else {
             fitness.clone()
         };
-        let champions = champions(&groups, &selection);
-        let (next, pc_mean, pm_mean) =
-            self.breed(setup.seed, generation, &population, &champions, &selection);
+        let champions = match self.settings.fitness {
+            Fitness::Groups => champions(&groups, &selection),
+            Fitness::Reference => leaders(&selection, self.settings.groups),
+        };
+        let bounds = bounds(setup);
+        let (next, pc_mean, pm_mean, diversity) = match &members {
+            Members::Binary(population) => {
+                let (next, pc, pm) = self.breed(
+                    setup.seed,
+                    generation,
+                    population,
+                    &champions,
+                    &selection,
+                    |better, worse, crossed, pm, rng| {
+                        let mut child = if crossed {
+                            self.layout.crossover(better, worse, rng)
+                        } else {
+                            better.clone()
+                        };
+                        mutate(&mut child, pm, rng);
+                        child
+                    },
+                    |a, b| a == b,
+                    |child, rng| {
+                        // One more gene at a time until the child is no clone.
+                        let g = rng.gen_range(0..child.len());
+                        child[g] ^= 1;
+                    },
+                );
+                let distance = mean_pairwise(population, |a, b| hamming(a, b) as f64);
+                (Members::Binary(next), pc, pm, distance)
+            }
+            Members::Real(individuals) => {
+                let rounded = |i: &Individual| i.values.iter().map(|v| v.round()).collect::<Vec<_>>();
+                let (next, pc, _) = self.breed(
+                    setup.seed,
+                    generation,
+                    individuals,
+                    &champions,
+                    &selection,
+                    |better, worse, crossed, _, rng| {
+                        let (mut values, steps) = if crossed {
+                            (
+                                real::cross(&self.settings.real, &better.values, &worse.values, &bounds, rng),
+                                real::adapt(&self.settings.real, &better.steps, Some(&worse.steps), rng),
+                            )
+                        } else {
+                            (
+                                better.values.clone(),
+                                real::adapt(&self.settings.real, &better.steps, None, rng),
+                            )
+                        };
+                        real::mutate(&mut values, &steps, &bounds, rng);
+                        Individual { values, steps }
+                    },
+                    |a, b| rounded(a) == rounded(b),
+                    |child, rng| real::mutate(&mut child.values, &child.steps, &bounds, rng),
+                );
+                let children = &next[champions.len()..];
+                let steps = children.iter().flat_map(|c| &c.steps).sum::<f64>()
+                    / children.iter().map(|c| c.steps.len()).sum::<usize>().max(1) as f64;
+                let distance =
+                    100.0 * mean_pairwise(individuals, |a, b| real::distance(&a.values, &b.values, &bounds));
+                (Members::Real(next), pc, steps, distance)
+            }
+        };
         let next_records: Vec<Record> = if self.settings.carry {
             let survivors = champions.iter().map(|&c| carried[c]);
             survivors
                 .chain(std::iter::repeat(Record::default()))
-                .take(next.len())
+                .take(m)
                 .collect()
         } else {
             Vec::new()
         };
-        let row = generation_stats(step, &population, &fitness, &records, pc_mean, pm_mean);
+        let row = generation_stats(step, &fitness, diversity, &records, pc_mean, pm_mean);
         let best = *champions
             .iter()
             .reduce(|b, c| if selection[*c] > selection[*b] { c } else { b })
             .expect("champions");
-        let provenance = serde_json::json!({
+        // The survivors' mean: the next reference, and the champion when asked.
+        let tuned_values = |i: usize| -> Vec<f64> {
+            match &members {
+                Members::Binary(_) => setup
+                    .tuned
+                    .iter()
+                    .map(|&t| f64::from(params[i].values()[t]))
+                    .collect(),
+                Members::Real(individuals) => individuals[i].values.clone(),
+            }
+        };
+        let centre: Vec<f64> = {
+            let all: Vec<Vec<f64>> = champions.iter().map(|&c| tuned_values(c)).collect();
+            (0..setup.tuned.len())
+                .map(|k| all.iter().map(|v| v[k]).sum::<f64>() / all.len() as f64)
+                .collect()
+        };
+        let mut provenance = serde_json::json!({
             "run": setup.run, "generation": generation, "fitness": fitness[best],
             "record": self.settings.carry.then_some(carried[best]),
             "group": champions.iter().position(|&c| c == best), "games": records.len(),
             "base": setup.base_name,
             "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
         });
+        for (key, value, default) in [
+            (
+                "genes",
+                serde_json::json!(self.settings.genes),
+                self.settings.genes == Genes::default(),
+            ),
+            (
+                "fitness_against",
+                serde_json::json!(self.settings.fitness),
+                self.settings.fitness == Fitness::default(),
+            ),
+            (
+                "champion",
+                serde_json::json!(self.settings.champion),
+                self.settings.champion == Champion::default(),
+            ),
+        ] {
+            if !default {
+                provenance[key] = value;
+            }
+        }
+        let champion = match self.settings.champion {
+            Champion::Best => params[best].clone(),
+            Champion::Centre => theta::params(setup, &centre),
+        };
+        let reference = match self.settings.fitness {
+            Fitness::Groups => Vec::new(),
+            Fitness::Reference => centre,
+        };
+        let (population, individuals) = match next {
+            Members::Binary(next) => (next.iter().map(|g| genome_to_string(g)).collect(), Vec::new()),
+            Members::Real(next) => (Vec::new(), next),
+        };
         Ok(Tell::Done(Done {
             row,
-            champion: params[best].clone(),
+            champion,
             provenance,
             state: GaState {
-                population: next.iter().map(|g| genome_to_string(g)).collect(),
+                population,
+                individuals,
+                reference,
                 records: next_records,
             },
         }))
@@ -437,14 +708,17 @@ impl Method for Ga {
 
     fn line(&self, stats: &GenerationStats) -> String {
         let chance = self.chance_fitness(stats.draws as f64 / stats.games.max(1) as f64);
+        let mutation = match self.settings.genes {
+            Genes::Binary => format!("pm {:.4}", stats.pm_mean),
+            Genes::Real => format!("step {:.2}%", 100.0 * stats.pm_mean),
+        };
         format!(
-            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} pm {:.4}  diversity {:>6.1}  {:.1} games/s{}",
+            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} {mutation}  diversity {:>6.1}  {:.1} games/s{}",
             stats.generation,
             stats.fitness_max,
             stats.fitness_mean,
             stats.fitness_min,
             stats.pc_mean,
-            stats.pm_mean,
             stats.diversity,
             stats.games_per_s,
             if (stats.fitness_max as f64) <= chance {
@@ -462,21 +736,27 @@ impl Method for Ga {
 
 impl Ga {
     /// The next population: champions survive unchanged; the rest are children of two
-    /// champions at adaptive rates. Returns it with the children's mean pc and pm.
-    fn breed(
+    /// champions at adaptive rates, made by `make(better, worse, crossed, pm, rng)`; with
+    /// `unique`, a child the same as one already in (`same`) is changed by `differ` until it
+    /// is not. Returns it with the children's mean pc and pm.
+    #[allow(clippy::too_many_arguments)]
+    fn breed<T: Clone>(
         &self,
         seed: u64,
         generation: usize,
-        population: &[Genome],
+        population: &[T],
         champions: &[usize],
         fitness: &[i32],
-    ) -> (Vec<Genome>, f64, f64) {
+        make: impl Fn(&T, &T, bool, f64, &mut ChaCha8Rng) -> T,
+        same: impl Fn(&T, &T) -> bool,
+        differ: impl Fn(&mut T, &mut ChaCha8Rng),
+    ) -> (Vec<T>, f64, f64) {
         let m = population.len();
         let n = champions.len();
         let fmax = *fitness.iter().max().expect("a population") as f64;
         let favg = fitness.iter().sum::<i32>() as f64 / m as f64;
         let mut rng = stream(seed, generation, BREEDING);
-        let mut next: Vec<Genome> = champions.iter().map(|&c| population[c].clone()).collect();
+        let mut next: Vec<T> = champions.iter().map(|&c| population[c].clone()).collect();
         let (mut pc_sum, mut pm_sum) = (0.0, 0.0);
         let rates = self.settings.rates;
         while next.len() < m {
@@ -491,18 +771,11 @@ impl Ga {
             let f = fitness[better] as f64;
             let pc = rates.crossover(f, fmax, favg);
             let pm = rates.mutation(f, fmax, favg);
-            let mut child = if rng.gen::<f64>() < pc {
-                self.layout
-                    .crossover(&population[better], &population[worse], &mut rng)
-            } else {
-                population[better].clone()
-            };
-            mutate(&mut child, pm, &mut rng);
+            let crossed = rng.gen::<f64>() < pc;
+            let mut child = make(&population[better], &population[worse], crossed, pm, &mut rng);
             if self.settings.unique {
-                // Flip one more gene at a time until the child is no clone.
-                while next.contains(&child) {
-                    let g = rng.gen_range(0..child.len());
-                    child[g] ^= 1;
+                while next.iter().any(|x| same(x, &child)) {
+                    differ(&mut child, &mut rng);
                 }
             }
             pc_sum += pc;
@@ -513,13 +786,43 @@ impl Ga {
         (next, pc_sum / children, pm_sum / children)
     }
 
+    /// The first population of real genes: the start values exactly, then individuals
+    /// around them (or at random with `init: random`), every step at `real.sigma`.
+    fn first_individuals(&self, setup: &Setup) -> Vec<Individual> {
+        let mut rng = stream(setup.seed, 0, START);
+        let bounds = bounds(setup);
+        let start = theta::initial(setup);
+        let steps = vec![self.settings.real.sigma; start.len()];
+        (0..self.settings.population)
+            .map(|i| {
+                let mut values = start.clone();
+                match setup.init {
+                    Init::Random if i > 0 => {
+                        for (k, v) in values.iter_mut().enumerate() {
+                            *v = rng.gen_range(bounds.min[k]..=bounds.max[k]);
+                        }
+                    }
+                    _ if i > 0 => real::mutate(&mut values, &steps, &bounds, &mut rng),
+                    _ => {}
+                }
+                Individual {
+                    values,
+                    steps: steps.clone(),
+                }
+            })
+            .collect()
+    }
+
     /// The best fitness that equally strong players reach by chance: in a group of s, each
     /// plays 2k(s-1) games worth +1, 0 or -1 (k openings a pair), so a fitness has standard
     /// deviation sqrt(2k(s-1)(1-d)) at draw rate d, and the best of s is about
-    /// sqrt(2 ln s) deviations above zero.
+    /// sqrt(2 ln s) deviations above zero. Against the reference, each of m plays 2k games.
     fn chance_fitness(&self, draw_rate: f64) -> f64 {
         let (m, n) = (self.settings.population, self.settings.groups);
         let k = self.settings.openings_per_pair as f64;
+        if self.settings.fitness == Fitness::Reference {
+            return (2.0 * k * (1.0 - draw_rate)).sqrt() * (2.0 * (m as f64).ln()).sqrt();
+        }
         (0..n)
             .map(|g| (g + 1) * m / n - g * m / n)
             .filter(|&s| s >= 2)
@@ -529,6 +832,34 @@ impl Ga {
             })
             .fold(0.0, f64::max)
     }
+}
+
+/// The tuned parameters' bounds.
+fn bounds(setup: &Setup) -> Bounds {
+    let specs = setup.tuned.iter().map(|&i| &setup.specs[i]);
+    Bounds {
+        min: specs.clone().map(|s| f64::from(s.min)).collect(),
+        max: specs.map(|s| f64::from(s.max)).collect(),
+    }
+}
+
+/// The `n` best by `fitness`, best first; ties go to the earlier individual.
+fn leaders(fitness: &[i32], n: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..fitness.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(fitness[i]), i));
+    order.truncate(n);
+    order
+}
+
+/// The mean distance over all pairs of a population.
+fn mean_pairwise<T>(population: &[T], distance: impl Fn(&T, &T) -> f64) -> f64 {
+    let m = population.len();
+    let pairs = (m * m.saturating_sub(1) / 2).max(1) as f64;
+    let sum: f64 = (0..m)
+        .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
+        .map(|(i, j)| distance(&population[i], &population[j]))
+        .sum();
+    sum / pairs
 }
 
 /// Each group's champion: the best fitness; ties go to the earlier in the group.
@@ -546,18 +877,13 @@ fn champions(groups: &[Vec<usize>], fitness: &[i32]) -> Vec<usize> {
 /// A generation's row of generations.csv.
 fn generation_stats<M>(
     step: &Step,
-    population: &[Genome],
     fitness: &[i32],
+    diversity: f64,
     records: &[GameRecord<M>],
     pc_mean: f64,
     pm_mean: f64,
 ) -> GenerationStats {
-    let m = population.len();
-    let pairs = (m * (m - 1) / 2) as f64;
-    let distance: usize = (0..m)
-        .flat_map(|i| (i + 1..m).map(move |j| (i, j)))
-        .map(|(i, j)| hamming(&population[i], &population[j]))
-        .sum();
+    let m = fitness.len();
     let won_by = |seat: Option<Seat>| records.iter().filter(|r| r.winner == seat).count();
     let plies: usize = records.iter().map(|r| r.plies()).sum();
     let seconds = step.started.elapsed().as_secs_f64();
@@ -568,7 +894,7 @@ fn generation_stats<M>(
         fitness_min: *fitness.iter().min().expect("a population"),
         pc_mean,
         pm_mean,
-        diversity: distance as f64 / pairs,
+        diversity,
         games: records.len(),
         red_wins: won_by(Some(Seat::First)),
         draws: won_by(None),
