@@ -371,18 +371,21 @@ fn noise_aware_options_are_reproducible_and_unique_means_no_clones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Real genes with each crossover, fitness against the reference and the survivors' mean as
-/// champion: the same files on 1 and 2 threads and after a resume, steps within bounds,
-/// and every individual meets only the reference.
+/// Real genes with each crossover, fitness against the reference, racing and the survivors'
+/// mean as champion: the same files on 1 and 2 threads and after a resume, steps within
+/// bounds, and the games each asks for.
 #[test]
-fn real_genes_reference_fitness_and_the_centre_are_reproducible() {
-    for (crossover, extra) in [
+fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
+    // Against the reference six individuals play two games each, and with racing in three
+    // rounds then the better three and the better two again (22); in groups of three, 12.
+    for (crossover, extra, games) in [
         (
             "blend",
-            r#","fitness":"reference","champion":"centre","carry":true"#,
+            r#","fitness":"reference","champion":"centre","carry":true,"race":3"#,
+            "22",
         ),
-        ("sbx", r#","unique":true"#),
-        ("uniform", r#","fitness":"reference""#),
+        ("sbx", r#","unique":true"#, "12"),
+        ("uniform", r#","fitness":"reference""#, "12"),
     ] {
         let dir = scratch(&format!("real-{crossover}"));
         let config = tiny_config(&dir, 4);
@@ -419,14 +422,13 @@ fn real_genes_reference_fitness_and_the_centre_are_reproducible() {
         }
         let reference = extra.contains("reference");
         assert_eq!(state["reference"].is_array(), reference, "{state}");
-        // Against the reference: six individuals, two games each; in groups of three, 12.
         let csv = read("one/tiny/generations.csv");
-        let games: Vec<&str> = csv
+        let played: Vec<&str> = csv
             .lines()
             .skip(1)
             .map(|l| l.split(',').nth(7).unwrap())
             .collect();
-        assert_eq!(games, vec!["12"; 4]);
+        assert_eq!(played, vec![games; 4], "{crossover}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
     // Settings of real genes are refused with binary ones, and bad bounds are named.
@@ -446,6 +448,7 @@ fn real_genes_reference_fitness_and_the_centre_are_reproducible() {
             r#""genes":"real","encoding":"gray","#,
             "encoding: a spelling of binary genes",
         ),
+        (r#""race":2,"#, "race: racing needs fitness = reference"),
     ] {
         std::fs::write(
             &config,

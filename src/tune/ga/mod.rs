@@ -15,6 +15,7 @@ use super::config::{Config, ConfigError, Init};
 use super::folder::RunError;
 use super::method::{stream, Batch, Chart, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS, START};
 use super::theta;
+use crate::arena::stats::Wdl;
 use crate::arena::{tally_players, Fixture};
 use crate::game::{Game, GameRecord, Seat};
 use crate::params::{Params, Spec};
@@ -68,6 +69,11 @@ pub struct GaSettings {
     /// What a generation gives as its champion.
     #[serde(default)]
     pub champion: Champion,
+    /// Rounds of racing with `fitness: reference` (1: none): after each round the better
+    /// half (by score a game, at least `groups`) plays `openings_per_pair` more openings, so
+    /// that games go where the ranking is close to the cut.
+    #[serde(default = "one")]
+    pub race: usize,
 }
 
 /// Whom an individual plays for its fitness.
@@ -168,6 +174,8 @@ impl Row for GenerationStats {
 
 /// The stream purpose of breeding.
 const BREEDING: u64 = 3;
+/// The stream purpose of a racing round's openings (its round number mixed in).
+const RACING: u64 = 4;
 
 /// The adaptive GA of a run.
 pub struct Ga {
@@ -188,7 +196,42 @@ pub struct Pending {
     /// The individuals' parameters, then the reference's with `fitness: reference`.
     params: Vec<Params>,
     groups: Vec<Vec<usize>>,
+    /// The games being played (with racing, this round's).
     fixtures: Vec<Fixture>,
+    /// Racing rounds played before these games.
+    round: usize,
+    /// Each individual's results in the earlier rounds.
+    results: Vec<Wdl>,
+    /// Who plays these games (everyone without racing), in index order.
+    racing: Vec<usize>,
+    /// The games of the earlier rounds, for the row.
+    tally: Tally,
+}
+
+/// What a generation's row says of its games.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    games: usize,
+    first: usize,
+    draws: usize,
+    second: usize,
+    plies: usize,
+    nodes: u64,
+}
+
+impl Tally {
+    fn add<M>(&mut self, records: &[GameRecord<M>]) {
+        for r in records {
+            self.games += 1;
+            match r.winner {
+                Some(Seat::First) => self.first += 1,
+                None => self.draws += 1,
+                Some(Seat::Second) => self.second += 1,
+            }
+            self.plies += r.plies();
+            self.nodes += r.nodes[0] + r.nodes[1];
+        }
+    }
 }
 
 impl Method for Ga {
@@ -212,6 +255,7 @@ impl Method for Ga {
             "real",
             "fitness",
             "champion",
+            "race",
         ],
         unit: "generation",
         csv: "generations.csv",
@@ -313,6 +357,12 @@ impl Method for Ga {
         if let Some(problem) = s.real.problem() {
             return invalid(problem);
         }
+        if !(1..=10).contains(&s.race) {
+            return invalid(format!("race = {} must be from 1 to 10", s.race));
+        }
+        if s.race > 1 && s.fitness != Fitness::Reference {
+            return invalid("race: racing needs fitness = reference".to_string());
+        }
         if s.genes == Genes::Real && s.encoding != Encoding::Binary {
             return invalid("encoding: a spelling of binary genes, but genes = real".to_string());
         }
@@ -336,7 +386,8 @@ impl Method for Ga {
     fn games_per_step(s: &GaSettings) -> u128 {
         let (m, n) = (s.population as u128, s.groups.max(1) as u128);
         if s.fitness == Fitness::Reference {
-            return 2 * m * s.openings_per_pair as u128;
+            let rounds = racers(s.population, s.groups, s.race);
+            return 2 * rounds.iter().sum::<usize>() as u128 * s.openings_per_pair as u128;
         }
         (0..n)
             .map(|g| (g + 1) * m / n - g * m / n)
@@ -463,33 +514,28 @@ impl Method for Ga {
                 .map(|i| theta::params(setup, &i.values))
                 .collect(),
         };
+        let m = self.settings.population;
         if self.settings.fitness == Fitness::Reference {
-            // Every individual meets the reference from the same openings, so that their
-            // scores differ by the individuals rather than by the openings they drew.
-            let m = self.settings.population;
-            let mut rng = stream(setup.seed, step.number, OPENINGS);
-            let openings: Vec<usize> = (0..self.settings.openings_per_pair)
-                .map(|_| rng.gen_range(0..step.openings))
-                .collect();
-            let fixtures: Vec<Fixture> = (0..m)
-                .flat_map(|i| openings.iter().flat_map(move |&o| Fixture::pair(i, m, o)))
-                .collect();
             params.push(theta::params(setup, &state.reference));
+            let racing: Vec<usize> = (0..m).collect();
+            let fixtures = self.against_reference(setup, step, 0, &racing);
             let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
-            let groups = Vec::new();
             return Ok((
                 batch,
                 Pending {
                     members,
                     params,
-                    groups,
+                    groups: Vec::new(),
                     fixtures,
+                    round: 0,
+                    results: vec![Wdl::default(); m],
+                    racing,
+                    tally: Tally::default(),
                 },
             ));
         }
         let seed = setup.seed;
         // A seeded shuffle of the population split as evenly as possible.
-        let m = self.settings.population;
         let mut order: Vec<usize> = (0..m).collect();
         order.shuffle(&mut stream(seed, step.number, START));
         let n = self.settings.groups;
@@ -515,6 +561,10 @@ impl Method for Ga {
                 params,
                 groups,
                 fixtures,
+                round: 0,
+                results: vec![Wdl::default(); m],
+                racing: (0..m).collect(),
+                tally: Tally::default(),
             },
         ))
     }
@@ -532,11 +582,38 @@ impl Method for Ga {
             params,
             groups,
             fixtures,
+            round,
+            mut results,
+            racing,
+            mut tally,
         } = pending;
         let m = self.settings.population;
         let generation = step.number;
+        let now = tally_players(&fixtures, &records, params.len());
+        for (total, new) in results.iter_mut().zip(&now) {
+            total.add(*new);
+        }
+        tally.add(&records);
+        let round = round + 1;
+        if round < self.settings.race {
+            let next = halve(&racing, &results, self.settings.groups);
+            if next.len() < racing.len() {
+                let fixtures = self.against_reference(setup, step, round, &next);
+                let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
+                let pending = Pending {
+                    members,
+                    params,
+                    groups,
+                    fixtures,
+                    round,
+                    results,
+                    racing: next,
+                    tally,
+                };
+                return Ok(Tell::Ask(batch, pending));
+            }
+        }
         // Fitness: +1 a win, -1 a loss, 0 a draw (the reference's own is not one).
-        let results = tally_players(&fixtures, &records, params.len());
         let fitness: Vec<i32> = results[..m]
             .iter()
             .map(|w| w.wins as i32 - w.losses as i32)
@@ -553,12 +630,28 @@ impl Method for Ga {
             .collect();
         let selection: Vec<i32> = if self.settings.carry {
             carried.iter().map(|r| r.score()).collect()
+        } else if self.settings.race > 1 {
+            // Raced individuals played different numbers of games: a score a game.
+            (0..m)
+                .map(|i| (1000 * fitness[i] as i64 / results[i].games().max(1) as i64) as i32)
+                .collect()
         } else {
             fitness.clone()
         };
         let champions = match self.settings.fitness {
             Fitness::Groups => champions(&groups, &selection),
-            Fitness::Reference => leaders(&selection, self.settings.groups),
+            // Those who raced to the last round come first: they have the most games.
+            Fitness::Reference => {
+                let finalists = leaders(&racing, &selection, self.settings.groups);
+                let mut finalist = vec![false; m];
+                for &i in &racing {
+                    finalist[i] = true;
+                }
+                let mut rest: Vec<usize> = (0..m).filter(|&i| !finalist[i]).collect();
+                rest.sort_by_key(|&i| (std::cmp::Reverse(selection[i]), i));
+                let need = self.settings.groups.saturating_sub(finalists.len());
+                finalists.into_iter().chain(rest.into_iter().take(need)).collect()
+            }
         };
         let bounds = bounds(setup);
         let (next, pc_mean, pm_mean, diversity) = match &members {
@@ -631,7 +724,7 @@ impl Method for Ga {
         } else {
             Vec::new()
         };
-        let row = generation_stats(step, &fitness, diversity, &records, pc_mean, pm_mean);
+        let row = generation_stats(step, &fitness, diversity, &tally, pc_mean, pm_mean);
         let best = *champions
             .iter()
             .reduce(|b, c| if selection[*c] > selection[*b] { c } else { b })
@@ -656,7 +749,7 @@ impl Method for Ga {
         let mut provenance = serde_json::json!({
             "run": setup.run, "generation": generation, "fitness": fitness[best],
             "record": self.settings.carry.then_some(carried[best]),
-            "group": champions.iter().position(|&c| c == best), "games": records.len(),
+            "group": champions.iter().position(|&c| c == best), "games": tally.games,
             "base": setup.base_name,
             "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
         });
@@ -786,6 +879,25 @@ impl Ga {
         (next, pc_sum / children, pm_sum / children)
     }
 
+    /// Games of `racing` against the reference (the last player) in racing round `round`:
+    /// every one from the same openings, so that their scores differ by the individuals
+    /// rather than by the openings they drew.
+    fn against_reference(&self, setup: &Setup, step: &Step, round: usize, racing: &[usize]) -> Vec<Fixture> {
+        let mut rng = if round == 0 {
+            stream(setup.seed, step.number, OPENINGS)
+        } else {
+            stream(setup.seed, step.number, RACING + ((round as u64) << 8))
+        };
+        let openings: Vec<usize> = (0..self.settings.openings_per_pair)
+            .map(|_| rng.gen_range(0..step.openings))
+            .collect();
+        let reference = self.settings.population;
+        racing
+            .iter()
+            .flat_map(|&i| openings.iter().flat_map(move |&o| Fixture::pair(i, reference, o)))
+            .collect()
+    }
+
     /// The first population of real genes: the start values exactly, then individuals
     /// around them (or at random with `init: random`), every step at `real.sigma`.
     fn first_individuals(&self, setup: &Setup) -> Vec<Individual> {
@@ -843,12 +955,43 @@ fn bounds(setup: &Setup) -> Bounds {
     }
 }
 
-/// The `n` best by `fitness`, best first; ties go to the earlier individual.
-fn leaders(fitness: &[i32], n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..fitness.len()).collect();
+/// The `n` best of `among` by `fitness`, best first; ties go to the earlier individual.
+fn leaders(among: &[usize], fitness: &[i32], n: usize) -> Vec<usize> {
+    let mut order = among.to_vec();
     order.sort_by_key(|&i| (std::cmp::Reverse(fitness[i]), i));
     order.truncate(n);
     order
+}
+
+/// Who races on after a round: the better half of `racing` by score a game (at least
+/// `keep`, never fewer than race), in index order. The leader always stays.
+fn halve(racing: &[usize], results: &[Wdl], keep: usize) -> Vec<usize> {
+    let score = |i: usize| {
+        let w = results[i];
+        (1000 * (w.wins as i64 - w.losses as i64) / w.games().max(1) as i64) as i32
+    };
+    let mut scores = vec![i32::MIN; results.len()];
+    for &i in racing {
+        scores[i] = score(i);
+    }
+    let mut kept = leaders(racing, &scores, racing.len().div_ceil(2).max(keep));
+    kept.sort_unstable();
+    kept
+}
+
+/// How many individuals play each racing round: all, then halves, never fewer than
+/// `keep`; a round that would not shrink the field is not played.
+fn racers(population: usize, keep: usize, race: usize) -> Vec<usize> {
+    let mut rounds = vec![population];
+    while rounds.len() < race {
+        let last = rounds[rounds.len() - 1];
+        let next = last.div_ceil(2).max(keep);
+        if next >= last {
+            break;
+        }
+        rounds.push(next);
+    }
+    rounds
 }
 
 /// The mean distance over all pairs of a population.
@@ -875,17 +1018,15 @@ fn champions(groups: &[Vec<usize>], fitness: &[i32]) -> Vec<usize> {
 }
 
 /// A generation's row of generations.csv.
-fn generation_stats<M>(
+fn generation_stats(
     step: &Step,
     fitness: &[i32],
     diversity: f64,
-    records: &[GameRecord<M>],
+    tally: &Tally,
     pc_mean: f64,
     pm_mean: f64,
 ) -> GenerationStats {
     let m = fitness.len();
-    let won_by = |seat: Option<Seat>| records.iter().filter(|r| r.winner == seat).count();
-    let plies: usize = records.iter().map(|r| r.plies()).sum();
     let seconds = step.started.elapsed().as_secs_f64();
     GenerationStats {
         generation: step.number,
@@ -895,14 +1036,14 @@ fn generation_stats<M>(
         pc_mean,
         pm_mean,
         diversity,
-        games: records.len(),
-        red_wins: won_by(Some(Seat::First)),
-        draws: won_by(None),
-        black_wins: won_by(Some(Seat::Second)),
-        plies_mean: plies as f64 / records.len().max(1) as f64,
-        nodes: records.iter().map(|r| r.nodes[0] + r.nodes[1]).sum(),
+        games: tally.games,
+        red_wins: tally.first,
+        draws: tally.draws,
+        black_wins: tally.second,
+        plies_mean: tally.plies as f64 / tally.games.max(1) as f64,
+        nodes: tally.nodes,
         seconds,
-        games_per_s: records.len() as f64 / seconds.max(1e-9),
+        games_per_s: tally.games as f64 / seconds.max(1e-9),
     }
 }
 
@@ -915,4 +1056,41 @@ fn genome_from_string(s: &str, len: usize) -> Result<Genome, String> {
         return Err(format!("a genome is not {len} genes of 0 and 1"));
     }
     Ok(s.bytes().map(|b| b - b'0').collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// After any round the leader (best score a game, earliest on ties) races on, the
+        /// field halves but never below `keep`, and nobody rejoins.
+        #[test]
+        fn racing_never_drops_the_leader(results in prop::collection::vec((0u32..9, 0u32..9, 0u32..9), 2..40),
+                                         keep in 1usize..8, picks in prop::collection::vec(any::<bool>(), 40)) {
+            let results: Vec<Wdl> = results.iter().map(|&(wins, draws, losses)| Wdl { wins, draws, losses }).collect();
+            let racing: Vec<usize> = (0..results.len()).filter(|&i| picks[i] || i == 0).collect();
+            let kept = halve(&racing, &results, keep);
+            let score = |i: usize| {
+                let w = results[i];
+                (1000 * (w.wins as i64 - w.losses as i64) / w.games().max(1) as i64) as i32
+            };
+            let leader = *racing.iter().reduce(|b, i| if score(*i) > score(*b) { i } else { b }).unwrap();
+            prop_assert!(kept.contains(&leader));
+            prop_assert!(kept.iter().all(|i| racing.contains(i)));
+            prop_assert_eq!(kept.len(), racing.len().div_ceil(2).max(keep).min(racing.len()));
+            // Everyone kept scores at least as well as everyone dropped.
+            let worst_kept = kept.iter().map(|&i| score(i)).min().unwrap();
+            prop_assert!(racing.iter().filter(|i| !kept.contains(i)).all(|&i| score(i) <= worst_kept));
+        }
+    }
+
+    #[test]
+    fn racing_rounds_halve_the_field_down_to_the_survivors() {
+        assert_eq!(racers(16, 4, 1), vec![16]);
+        assert_eq!(racers(16, 4, 3), vec![16, 8, 4]);
+        assert_eq!(racers(16, 4, 9), vec![16, 8, 4]);
+        assert_eq!(racers(15, 3, 4), vec![15, 8, 4, 3]);
+    }
 }
