@@ -5,7 +5,7 @@
 //! Beside the paper's mode, each a configuration key: real-valued genes with blend or SBX
 //! crossover and self-adapted steps ([`real`]); fitness from games against a reference (the
 //! last generation's survivors' mean) instead of round robins in groups, with truncation
-//! selection; and that mean, rather than the best survivor, as the step's champion, so that
+//! selection and optional racing (successive halving of the field); and that mean, rather than the best survivor, as the step's champion, so that
 //! selection's noise averages out of what the run gives.
 
 pub mod genome;
@@ -488,7 +488,7 @@ impl Method for Ga {
         Ok(())
     }
 
-    /// Every pair in a group plays two games (colours swapped) from each of its openings.
+    /// The paper's round robins in groups, or every individual against the reference.
     fn ask(&self, state: &GaState, step: &Step, setup: &Setup) -> Result<(Batch, Pending), RunError> {
         let members = match self.settings.genes {
             Genes::Binary => Members::Binary(
@@ -515,44 +515,13 @@ impl Method for Ga {
                 .collect(),
         };
         let m = self.settings.population;
-        if self.settings.fitness == Fitness::Reference {
+        let everyone: Vec<usize> = (0..m).collect();
+        let (groups, fixtures) = if self.settings.fitness == Fitness::Reference {
             params.push(theta::params(setup, &state.reference));
-            let racing: Vec<usize> = (0..m).collect();
-            let fixtures = self.against_reference(setup, step, 0, &racing);
-            let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
-            return Ok((
-                batch,
-                Pending {
-                    members,
-                    params,
-                    groups: Vec::new(),
-                    fixtures,
-                    round: 0,
-                    results: vec![Wdl::default(); m],
-                    racing,
-                    tally: Tally::default(),
-                },
-            ));
-        }
-        let seed = setup.seed;
-        // A seeded shuffle of the population split as evenly as possible.
-        let mut order: Vec<usize> = (0..m).collect();
-        order.shuffle(&mut stream(seed, step.number, START));
-        let n = self.settings.groups;
-        let groups: Vec<Vec<usize>> = (0..n)
-            .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())
-            .collect();
-        let mut rng = stream(seed, step.number, OPENINGS);
-        let mut fixtures = Vec::new();
-        for group in &groups {
-            for (x, &i) in group.iter().enumerate() {
-                for &j in &group[x + 1..] {
-                    for _ in 0..self.settings.openings_per_pair {
-                        fixtures.extend(Fixture::pair(i, j, rng.gen_range(0..step.openings)));
-                    }
-                }
-            }
-        }
+            (Vec::new(), self.against_reference(setup, step, 0, &everyone))
+        } else {
+            self.round_robins(setup, step)
+        };
         let batch = Batch::at(params.clone(), step.budget, fixtures.clone());
         Ok((
             batch,
@@ -563,7 +532,7 @@ impl Method for Ga {
                 fixtures,
                 round: 0,
                 results: vec![Wdl::default(); m],
-                racing: (0..m).collect(),
+                racing: everyone,
                 tally: Tally::default(),
             },
         ))
@@ -638,21 +607,7 @@ impl Method for Ga {
         } else {
             fitness.clone()
         };
-        let champions = match self.settings.fitness {
-            Fitness::Groups => champions(&groups, &selection),
-            // Those who raced to the last round come first: they have the most games.
-            Fitness::Reference => {
-                let finalists = leaders(&racing, &selection, self.settings.groups);
-                let mut finalist = vec![false; m];
-                for &i in &racing {
-                    finalist[i] = true;
-                }
-                let mut rest: Vec<usize> = (0..m).filter(|&i| !finalist[i]).collect();
-                rest.sort_by_key(|&i| (std::cmp::Reverse(selection[i]), i));
-                let need = self.settings.groups.saturating_sub(finalists.len());
-                finalists.into_iter().chain(rest.into_iter().take(need)).collect()
-            }
-        };
+        let champions = self.survivors(&groups, &racing, &selection);
         let bounds = bounds(setup);
         let (next, pc_mean, pm_mean, diversity) = match &members {
             Members::Binary(population) => {
@@ -753,24 +708,23 @@ impl Method for Ga {
             "base": setup.base_name,
             "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
         });
-        for (key, value, default) in [
-            (
-                "genes",
-                serde_json::json!(self.settings.genes),
-                self.settings.genes == Genes::default(),
-            ),
+        // The newer options are named only when used, so that the paper's files stay as
+        // they were.
+        let s = &self.settings;
+        for (key, value, used) in [
+            ("genes", serde_json::json!(s.genes), s.genes != Genes::default()),
             (
                 "fitness_against",
-                serde_json::json!(self.settings.fitness),
-                self.settings.fitness == Fitness::default(),
+                serde_json::json!(s.fitness),
+                s.fitness != Fitness::default(),
             ),
             (
                 "champion",
-                serde_json::json!(self.settings.champion),
-                self.settings.champion == Champion::default(),
+                serde_json::json!(s.champion),
+                s.champion != Champion::default(),
             ),
         ] {
-            if !default {
+            if used {
                 provenance[key] = value;
             }
         }
@@ -877,6 +831,53 @@ impl Ga {
         }
         let children = (m - n) as f64;
         (next, pc_sum / children, pm_sum / children)
+    }
+
+    /// Who survives: each group's best, or the `groups` best against the reference, those
+    /// who raced to the last round first (they have the most games).
+    fn survivors(&self, groups: &[Vec<usize>], racing: &[usize], selection: &[i32]) -> Vec<usize> {
+        let keep = self.settings.groups;
+        match self.settings.fitness {
+            Fitness::Groups => champions(groups, selection),
+            Fitness::Reference => {
+                let finalists = leaders(racing, selection, keep);
+                let mut finalist = vec![false; selection.len()];
+                for &i in racing {
+                    finalist[i] = true;
+                }
+                let rest: Vec<usize> = (0..selection.len()).filter(|&i| !finalist[i]).collect();
+                let need = keep.saturating_sub(finalists.len());
+                let mut survivors = finalists;
+                survivors.extend(leaders(&rest, selection, need));
+                survivors
+            }
+        }
+    }
+
+    /// The paper's groups: a seeded shuffle of the population split as evenly as possible,
+    /// and in each group every pair plays two games (colours swapped) from each of its
+    /// openings.
+    fn round_robins(&self, setup: &Setup, step: &Step) -> (Vec<Vec<usize>>, Vec<Fixture>) {
+        let m = self.settings.population;
+        let seed = setup.seed;
+        let mut order: Vec<usize> = (0..m).collect();
+        order.shuffle(&mut stream(seed, step.number, START));
+        let n = self.settings.groups;
+        let groups: Vec<Vec<usize>> = (0..n)
+            .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())
+            .collect();
+        let mut rng = stream(seed, step.number, OPENINGS);
+        let mut fixtures = Vec::new();
+        for group in &groups {
+            for (x, &i) in group.iter().enumerate() {
+                for &j in &group[x + 1..] {
+                    for _ in 0..self.settings.openings_per_pair {
+                        fixtures.extend(Fixture::pair(i, j, rng.gen_range(0..step.openings)));
+                    }
+                }
+            }
+        }
+        (groups, fixtures)
     }
 
     /// Games of `racing` against the reference (the last player) in racing round `round`:
