@@ -348,3 +348,117 @@ fn outside_engines_survive_the_wire() {
     };
     assert!(ScheduleWire::of(&unsendable).is_none());
 }
+
+/// A reused engine process given other options plays its next game exactly as a fresh one
+/// (and as the embedded engine) does. Before new games forgot the last search's root move
+/// hint, this pair of games (found among 960 of an SPSA-like schedule) differed at ply 22.
+#[test]
+fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
+    use qitune::arena::{Fixture, Runner, Schedule};
+    use qitune::game::Game;
+    use qitune::params::Params;
+    use rand::{Rng, SeedableRng};
+    let names = [
+        "advisor",
+        "elephant",
+        "horse",
+        "rook",
+        "cannon",
+        "pawn",
+        "advisor_eg",
+        "elephant_eg",
+        "horse_eg",
+        "rook_eg",
+        "cannon_eg",
+        "pawn_crossed_eg",
+        "mobility_horse",
+        "mobility_rook",
+        "mobility_cannon",
+        "hanging",
+        "attacked_defended",
+        "protected",
+        "missing_advisor",
+        "missing_elephant",
+        "king_file_rook",
+        "king_file_cannon",
+        "palace_pressure",
+        "linked_advisors",
+        "linked_elephants",
+        "tempo",
+    ];
+    let file = "examples/xiangqi-hand-set.json";
+    let base = Params::load(std::path::Path::new(file), "xiangqi", XiangqiGame::specs()).unwrap();
+    // Players 766 to 769 of the schedule: each value 7% of its range up or down.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let params: Vec<Params> = (0..770)
+        .map(|_| {
+            let mut p = base.clone();
+            for name in names {
+                let i = p.index_of(name).unwrap();
+                let s = p.specs()[i];
+                let step = ((s.max - s.min) as i64 * 7 / 100).max(1);
+                let v = p.values()[i] as i64 + if rng.gen::<bool>() { step } else { -step };
+                p.set(name, v.clamp(s.min as i64, s.max as i64)).unwrap();
+            }
+            p
+        })
+        .collect();
+    let budget = Budget::Nodes(1000);
+    let engine = OutsideEngine {
+        name: "qitune".into(),
+        path: QITUNE.into(),
+        args: vec!["engine".into(), "--weights".into(), file.into()],
+        protocol: Protocol::Uci,
+        options: [("Hash".to_string(), serde_json::json!(1))].into_iter().collect(),
+        provenance: Default::default(),
+        dir: None,
+    };
+    let outside: Vec<Player<_>> = params
+        .iter()
+        .map(|p| {
+            let mut e = engine.clone();
+            for name in names {
+                e.options
+                    .insert(name.into(), serde_json::json!(p.get(name).unwrap()));
+            }
+            Player {
+                agent: Agent::Outside(Arc::new(e)),
+                budget,
+            }
+        })
+        .collect();
+    let embedded: Vec<Player<_>> = params
+        .iter()
+        .map(|p| Player::weights(XiangqiGame::weights(p), budget))
+        .collect();
+    let positions =
+        qitune::arena::read_positions::<XiangqiGame>(std::path::Path::new("positions/xiangqi-train-a.epd"))
+            .unwrap();
+    let play = |players: &[Player<_>], fixtures: &[Fixture]| {
+        Schedule::<XiangqiGame> {
+            players,
+            params: None,
+            positions: &positions,
+            fixtures,
+            conditions: Conditions {
+                max_plies: 240,
+                ..Conditions::for_budget(budget)
+            },
+        }
+        .run(&Runner::new(1).unwrap(), |_| {})
+        .unwrap()
+    };
+    let earlier = Fixture {
+        first: 767,
+        second: 766,
+        position: 383,
+    };
+    let target = Fixture {
+        first: 768,
+        second: 769,
+        position: 384,
+    };
+    let reused = play(&outside, &[earlier, target]);
+    let fresh = play(&embedded, &[target]);
+    assert_eq!(reused[1].moves, fresh[0].moves);
+}

@@ -208,7 +208,13 @@ impl Searcher {
     /// the transposition table, which other threads may share.
     pub fn clear_own(&mut self) {
         self.evals.clear();
-        self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
+        // The root's last PV is a move hint for the next search: a new game must not get
+        // one from the last (a reused engine would then play otherwise than a fresh one).
+        self.frames.iter_mut().for_each(|f| {
+            f.killers = [None; 2];
+            f.pv[0] = None;
+            f.pv_len = 0;
+        });
         self.history.clear();
     }
 
