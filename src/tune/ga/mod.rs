@@ -290,11 +290,11 @@ impl Method for Ga {
                 lines: &[("pc", "pc_mean", None)],
             },
             Chart {
-                title: "Mutation rate pm (mean of the children)",
+                title: "Mutation: rate pm, or with real genes the step as a share of range (mean of the children)",
                 lines: &[("pm", "pm_mean", None)],
             },
             Chart {
-                title: "Diversity (mean Hamming distance, genes)",
+                title: "Diversity (mean Hamming distance in genes; with real genes, RMS distance in % of range)",
                 lines: &[("diversity", "diversity", None)],
             },
             Chart {
