@@ -128,10 +128,7 @@ impl Environment {
     }
 
     fn check(&self, i: usize) -> Result<(), ConfigError> {
-        let at = |key: &str, reason: String| ConfigError::Key {
-            key: format!("environments[{i}].{key}"),
-            reason,
-        };
+        let at = |key: &str, reason: String| ConfigError::at(format!("environments[{i}].{key}"), reason);
         match (self.nodes, self.depth, &self.clock) {
             (Some(n), None, None) if n == 0 || n > MAX_NODES => {
                 Err(at("nodes", format!("{n} must be from 1 to {MAX_NODES}")))
@@ -435,6 +432,14 @@ pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> R
 }
 
 impl ConfigError {
+    /// What is wrong with the value of `key`.
+    pub fn at(key: impl Into<String>, reason: impl Into<String>) -> ConfigError {
+        ConfigError::Key {
+            key: key.into(),
+            reason: reason.into(),
+        }
+    }
+
     /// The key this error names, if it names one (looking inside a stage's error).
     pub fn key(&self) -> Option<&str> {
         match self {

@@ -57,16 +57,13 @@ pub fn settings<M: Method>(config: &Config, strict: bool) -> Result<M::Settings,
             own.insert(key.clone(), value.clone());
         } else if let Some(other) = METHODS.iter().find(|m| m.keys.contains(&key.as_str())) {
             if strict {
-                return Err(ConfigError::Key {
-                    key: key.clone(),
-                    reason: format!("a key of method {}, not of {}", other.name, M::INFO.name),
-                });
+                return Err(ConfigError::at(
+                    key.clone(),
+                    format!("a key of method {}, not of {}", other.name, M::INFO.name),
+                ));
             }
         } else {
-            return Err(ConfigError::Key {
-                key: key.clone(),
-                reason: "unknown key".to_string(),
-            });
+            return Err(ConfigError::at(key.clone(), "unknown key"));
         }
     }
     from_value(own.into())

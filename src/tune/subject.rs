@@ -85,10 +85,10 @@ impl Subject {
             });
         };
         let EngineRef::Described(engine) = engine else {
-            return Err(ConfigError::Key {
-                key: "engine".to_string(),
-                reason: "not yet read from its description (a bug)".to_string(),
-            });
+            return Err(ConfigError::at(
+                "engine",
+                "not yet read from its description (a bug)",
+            ));
         };
         Ok(Subject {
             specs: specs_of(&config.options)?,
@@ -150,9 +150,9 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
     let mut config = config.clone();
     let Some(engine) = &config.engine else {
         if !config.options.is_empty() {
-            return Err(key(
+            return Err(ConfigError::at(
                 "options",
-                "tunes an outside engine's options: it needs \"engine\"".into(),
+                "tunes an outside engine's options: it needs \"engine\"",
             ));
         }
         return Ok(config);
@@ -162,7 +162,7 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
         // A description file is found beside the configuration.
         EngineRef::Named(spec) => outside::from_command(spec)
             .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))
-            .map_err(|e| key("engine", e.to_string()))?,
+            .map_err(|e| ConfigError::at("engine", e.to_string()))?,
     };
     // A program named by a path (not one looked for on PATH) is found from the
     // configuration's folder, and saved by its full path.
@@ -178,19 +178,22 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
         engine.name = engine.path.display().to_string();
     }
     if config.base_weights.is_some() {
-        return Err(key(
+        return Err(ConfigError::at(
             "base_weights",
-            "an outside engine's run starts from its options' defaults (set a default in \"options\")".into(),
+            "an outside engine's run starts from its options' defaults (set a default in \"options\")",
         ));
     }
     if config.options.is_empty() {
-        return Err(key("options", "names no option of the engine to tune".into()));
+        return Err(ConfigError::at(
+            "options",
+            "names no option of the engine to tune",
+        ));
     }
     let offered = offered_options(&engine)?;
     let mut options = Vec::new();
     for (i, entry) in config.options.iter().enumerate() {
         let wanted = entry.option();
-        let at = |reason: String| key(&format!("options[{i}]"), reason);
+        let at = |reason: String| ConfigError::at(format!("options[{i}]"), reason);
         if options.iter().any(|o: &TunedOption| o.name == wanted.name) {
             return Err(at(format!("'{}' is named twice", wanted.name)));
         }
@@ -261,8 +264,8 @@ pub fn specs_of(options: &[OptionEntry]) -> Result<&'static [Spec], ConfigError>
     for (i, entry) in options.iter().enumerate() {
         let o = entry.option();
         let (Some(default), Some(min), Some(max), Some(bits)) = (o.default, o.min, o.max, o.bits) else {
-            return Err(key(
-                &format!("options[{i}]"),
+            return Err(ConfigError::at(
+                format!("options[{i}]"),
                 format!("'{}' lacks its default, min, max or bits", o.name),
             ));
         };
@@ -301,7 +304,7 @@ fn intern(list: Vec<(String, i32, i32, i32, u32)>) -> &'static [Spec] {
 
 /// The options `engine` offers, from one start of it.
 fn offered_options(engine: &OutsideEngine) -> Result<Vec<EngineOption>, ConfigError> {
-    let process = Process::start(engine).map_err(|e| key("engine", e.to_string()))?;
+    let process = Process::start(engine).map_err(|e| ConfigError::at("engine", e.to_string()))?;
     Ok(process.options().to_vec())
 }
 
@@ -314,7 +317,7 @@ fn spin_option(offered: &[EngineOption], name: &str, engine: &str) -> Result<(i6
         .map(|o| &o.kind)
     {
         Some(&OptionKind::Spin { default, min, max }) => Ok((default, min, max)),
-        Some(_) => Err(key(
+        Some(_) => Err(ConfigError::at(
             "options",
             format!("'{name}' of engine {engine} is not a spin option"),
         )),
@@ -325,7 +328,7 @@ fn spin_option(offered: &[EngineOption], name: &str, engine: &str) -> Result<(i6
                 .map(|o| o.name.as_str())
                 .take(12)
                 .collect();
-            Err(key(
+            Err(ConfigError::at(
                 "options",
                 format!(
                     "engine {engine} offers no option '{name}' (its spin options: {}{}; qitune params --engine lists them)",
@@ -334,12 +337,5 @@ fn spin_option(offered: &[EngineOption], name: &str, engine: &str) -> Result<(i6
                 ),
             ))
         }
-    }
-}
-
-fn key(key: &str, reason: String) -> ConfigError {
-    ConfigError::Key {
-        key: key.to_string(),
-        reason,
     }
 }

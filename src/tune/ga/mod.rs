@@ -601,9 +601,7 @@ impl Method for Ga {
             carried.iter().map(|r| r.score()).collect()
         } else if self.settings.race > 1 {
             // Raced individuals played different numbers of games: a score a game.
-            (0..m)
-                .map(|i| (1000 * fitness[i] as i64 / results[i].games().max(1) as i64) as i32)
-                .collect()
+            results[..m].iter().map(|&w| per_game(w)).collect()
         } else {
             fitness.clone()
         };
@@ -967,17 +965,18 @@ fn leaders(among: &[usize], fitness: &[i32], n: usize) -> Vec<usize> {
 /// Who races on after a round: the better half of `racing` by score a game (at least
 /// `keep`, never fewer than race), in index order. The leader always stays.
 fn halve(racing: &[usize], results: &[Wdl], keep: usize) -> Vec<usize> {
-    let score = |i: usize| {
-        let w = results[i];
-        (1000 * (w.wins as i64 - w.losses as i64) / w.games().max(1) as i64) as i32
-    };
     let mut scores = vec![i32::MIN; results.len()];
     for &i in racing {
-        scores[i] = score(i);
+        scores[i] = per_game(results[i]);
     }
     let mut kept = leaders(racing, &scores, racing.len().div_ceil(2).max(keep));
     kept.sort_unstable();
     kept
+}
+
+/// Wins minus losses a game, in thousandths.
+fn per_game(w: Wdl) -> i32 {
+    (1000 * (w.wins as i64 - w.losses as i64) / w.games().max(1) as i64) as i32
 }
 
 /// How many individuals play each racing round: all, then halves, never fewer than
@@ -1073,10 +1072,7 @@ mod tests {
             let results: Vec<Wdl> = results.iter().map(|&(wins, draws, losses)| Wdl { wins, draws, losses }).collect();
             let racing: Vec<usize> = (0..results.len()).filter(|&i| picks[i] || i == 0).collect();
             let kept = halve(&racing, &results, keep);
-            let score = |i: usize| {
-                let w = results[i];
-                (1000 * (w.wins as i64 - w.losses as i64) / w.games().max(1) as i64) as i32
-            };
+            let score = |i: usize| per_game(results[i]);
             let leader = *racing.iter().reduce(|b, i| if score(*i) > score(*b) { i } else { b }).unwrap();
             prop_assert!(kept.contains(&leader));
             prop_assert!(kept.iter().all(|i| racing.contains(i)));
