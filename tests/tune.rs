@@ -377,7 +377,8 @@ fn noise_aware_options_are_reproducible_and_unique_means_no_clones() {
 #[test]
 fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
     // Against the reference six individuals play two games each, and with racing in three
-    // rounds then the better three and the better two again (22); in groups of three, 12.
+    // rounds then the better three and the better two again (22); in groups of three, 12;
+    // three pairs of twins, 6.
     for (crossover, extra, games) in [
         (
             "blend",
@@ -386,10 +387,22 @@ fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
         ),
         ("sbx", r#","unique":true"#, "12"),
         ("uniform", r#","fitness":"reference""#, "12"),
+        // Twins need groups of two: the tiny run's 2 groups become 3.
+        (
+            "blend",
+            r#","fitness":"twins","champion":"centre","groups":3"#,
+            "6",
+        ),
     ] {
-        let dir = scratch(&format!("real-{crossover}"));
+        let twins = extra.contains("twins");
+        let label = format!("{crossover}{}", if twins { "-twins" } else { "" });
+        let dir = scratch(&format!("real-{label}"));
         let config = tiny_config(&dir, 4);
-        let text = std::fs::read_to_string(&config).unwrap().replace(
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        if twins {
+            text = text.replace(r#""groups":2,"#, "");
+        }
+        let text = text.replace(
             r#""generations":4,"#,
             &format!(
                 r#""generations":4,"genes":"real","real":{{"crossover":"{crossover}","sigma":0.05}}{extra},"#
@@ -398,15 +411,12 @@ fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
         std::fs::write(&config, text).unwrap();
         let (a, b) = on_one_and_two_threads(&dir, &config, "tiny");
         assert_eq!(a.len(), 4);
-        assert!(
-            a == b,
-            "{crossover}: champion files differ between 1 and 2 threads"
-        );
+        assert!(a == b, "{label}: champion files differ between 1 and 2 threads");
         tune(&config, &dir.join("parts"), &["--generations", "2"]);
         tune(&config, &dir.join("parts"), &["--resume"]);
         assert!(
             a == champions(&dir.join("parts/tiny")),
-            "{crossover}: a resumed run differs"
+            "{label}: a resumed run differs"
         );
         let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
         assert_eq!(read("one/tiny/state.json"), read("parts/tiny/state.json"));
@@ -417,18 +427,37 @@ fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
         for i in individuals {
             for s in i["steps"].as_array().unwrap() {
                 let s = s.as_f64().unwrap();
-                assert!((0.002..=0.25).contains(&s), "{crossover}: step {s}");
+                assert!((0.002..=0.25).contains(&s), "{label}: step {s}");
             }
         }
-        let reference = extra.contains("reference");
+        // Twins keep their centre where the reference lives.
+        let reference = extra.contains("reference") || twins;
         assert_eq!(state["reference"].is_array(), reference, "{state}");
+        if twins {
+            // Each pair is mirrored around the centre (but where a bound clips a twin: the
+            // unit tests check that; here most values lie well inside).
+            let centre: Vec<f64> = state["reference"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let mut mirrored = 0;
+            for pair in individuals.chunks(2) {
+                let value = |i: usize, k: usize| pair[i]["values"][k].as_f64().unwrap();
+                for (k, c) in centre.iter().enumerate() {
+                    mirrored += ((value(0, k) + value(1, k) - 2.0 * c).abs() < 1e-6) as usize;
+                }
+            }
+            assert!(4 * mirrored >= 3 * 3 * centre.len(), "{label}: {state}");
+        }
         let csv = read("one/tiny/generations.csv");
         let played: Vec<&str> = csv
             .lines()
             .skip(1)
             .map(|l| l.split(',').nth(7).unwrap())
             .collect();
-        assert_eq!(played, vec![games; 4], "{crossover}");
+        assert_eq!(played, vec![games; 4], "{label}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
     // Settings of real genes are refused with binary ones, and bad bounds are named.
@@ -449,6 +478,11 @@ fn real_genes_reference_fitness_racing_and_the_centre_are_reproducible() {
             "encoding: a spelling of binary genes",
         ),
         (r#""race":2,"#, "race: racing needs fitness = reference"),
+        (r#""fitness":"twins","#, "fitness = twins needs genes = real"),
+        (
+            r#""genes":"real","fitness":"twins","champion":"centre","#,
+            "population = 6 must be even and groups = 2 half of it",
+        ),
     ] {
         std::fs::write(
             &config,

@@ -10,6 +10,7 @@
 
 pub mod genome;
 pub mod real;
+pub mod twins;
 
 use super::config::{Config, ConfigError, Init};
 use super::folder::RunError;
@@ -86,6 +87,10 @@ pub enum Fitness {
     /// The reference (the last generation's survivors' mean, at first the start weights),
     /// every individual from the same openings; the `groups` best of the generation survive.
     Reference,
+    /// Pairs of mirrored twins around a centre, each pair playing itself; each pair's winner
+    /// survives and the next centre is the winners' mean ([`twins`]). Needs real genes,
+    /// `groups` = half the population and `champion: centre`.
+    Twins,
 }
 
 /// What a generation gives as its champion (validated, saved, exported).
@@ -363,6 +368,28 @@ impl Method for Ga {
         if s.race > 1 && s.fitness != Fitness::Reference {
             return invalid("race: racing needs fitness = reference".to_string());
         }
+        if s.fitness == Fitness::Twins {
+            if s.genes != Genes::Real {
+                return invalid("fitness = twins needs genes = real".to_string());
+            }
+            if s.population % 2 != 0 || s.groups * 2 != s.population {
+                return invalid(format!(
+                    "fitness = twins plays pairs: population = {} must be even and groups = {} half of it",
+                    s.population, s.groups
+                ));
+            }
+            if s.champion != Champion::Centre {
+                return invalid(
+                    "fitness = twins gives the centre as its champion: set champion = centre".to_string(),
+                );
+            }
+            if s.carry || s.unique {
+                return invalid(
+                    "fitness = twins keeps no survivors to carry or to tell apart: drop carry and unique"
+                        .to_string(),
+                );
+            }
+        }
         if s.genes == Genes::Real && s.encoding != Encoding::Binary {
             return invalid("encoding: a spelling of binary genes, but genes = real".to_string());
         }
@@ -403,11 +430,22 @@ impl Method for Ga {
     }
 
     fn start(&self, setup: &Setup) -> GaState {
-        let reference = if self.settings.fitness == Fitness::Reference {
-            theta::initial(setup)
-        } else {
+        let reference = if self.settings.fitness == Fitness::Groups {
             Vec::new()
+        } else {
+            theta::initial(setup)
         };
+        if self.settings.fitness == Fitness::Twins {
+            let step = twins::step_at(&self.settings.real, 1, setup.planned);
+            let mut rng = stream(setup.seed, 0, START);
+            let pairs = self.settings.population / 2;
+            return GaState {
+                population: Vec::new(),
+                individuals: twins::mirrored(&reference, step, pairs, &bounds(setup), &mut rng),
+                reference,
+                records: Vec::new(),
+            };
+        }
         if self.settings.genes == Genes::Real {
             return GaState {
                 population: Vec::new(),
@@ -468,7 +506,7 @@ impl Method for Ga {
                 }
             }
         }
-        if self.settings.fitness == Fitness::Reference {
+        if self.settings.fitness != Fitness::Groups {
             theta::check(setup, &state.reference).map_err(|e| format!("its reference: {e}"))?;
         } else if !state.reference.is_empty() {
             return Err("it holds a reference, but fitness is not reference".to_string());
@@ -587,6 +625,16 @@ impl Method for Ga {
             .iter()
             .map(|w| w.wins as i32 - w.losses as i32)
             .collect();
+        if let (Fitness::Twins, Members::Real(individuals)) = (self.settings.fitness, &members) {
+            return Ok(Tell::Done(self.tell_twins(
+                state,
+                individuals,
+                &fitness,
+                &tally,
+                step,
+                setup,
+            )));
+        }
         // With carry, selection looks at each survivor's whole record.
         let carried: Vec<Record> = (0..m)
             .map(|i| {
@@ -699,40 +747,17 @@ impl Method for Ga {
                 .map(|k| all.iter().map(|v| v[k]).sum::<f64>() / all.len() as f64)
                 .collect()
         };
-        let mut provenance = serde_json::json!({
-            "run": setup.run, "generation": generation, "fitness": fitness[best],
-            "record": self.settings.carry.then_some(carried[best]),
-            "group": champions.iter().position(|&c| c == best), "games": tally.games,
-            "base": setup.base_name,
-            "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
-        });
-        // The newer options are named only when used, so that the paper's files stay as
-        // they were.
-        let s = &self.settings;
-        for (key, value, used) in [
-            ("genes", serde_json::json!(s.genes), s.genes != Genes::default()),
-            (
-                "fitness_against",
-                serde_json::json!(s.fitness),
-                s.fitness != Fitness::default(),
-            ),
-            (
-                "champion",
-                serde_json::json!(s.champion),
-                s.champion != Champion::default(),
-            ),
-        ] {
-            if used {
-                provenance[key] = value;
-            }
-        }
+        let mut provenance = self.provenance(setup, generation, tally.games);
+        provenance["fitness"] = fitness[best].into();
+        provenance["record"] = serde_json::json!(self.settings.carry.then_some(carried[best]));
+        provenance["group"] = serde_json::json!(champions.iter().position(|&c| c == best));
         let champion = match self.settings.champion {
             Champion::Best => params[best].clone(),
             Champion::Centre => theta::params(setup, &centre),
         };
         let reference = match self.settings.fitness {
             Fitness::Groups => Vec::new(),
-            Fitness::Reference => centre,
+            Fitness::Reference | Fitness::Twins => centre,
         };
         let (population, individuals) = match next {
             Members::Binary(next) => (next.iter().map(|g| genome_to_string(g)).collect(), Vec::new()),
@@ -780,6 +805,73 @@ impl Method for Ga {
 }
 
 impl Ga {
+    /// What every champion's provenance says: the run, the generation, its games and what
+    /// was evolved from what. The newer options are named only when used, so that the
+    /// paper's files stay as they were.
+    fn provenance(&self, setup: &Setup, generation: usize, games: usize) -> serde_json::Value {
+        let mut provenance = serde_json::json!({
+            "run": setup.run, "generation": generation, "games": games, "base": setup.base_name,
+            "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
+        });
+        let s = &self.settings;
+        for (key, value, used) in [
+            ("genes", serde_json::json!(s.genes), s.genes != Genes::default()),
+            (
+                "fitness_against",
+                serde_json::json!(s.fitness),
+                s.fitness != Fitness::default(),
+            ),
+            (
+                "champion",
+                serde_json::json!(s.champion),
+                s.champion != Champion::default(),
+            ),
+        ] {
+            if used {
+                provenance[key] = value;
+            }
+        }
+        provenance
+    }
+
+    /// The end of a generation of twins: each pair's winner survives, the winners' mean is
+    /// the next centre and the champion, and the next twins are mirrored around it with the
+    /// next generation's step.
+    fn tell_twins(
+        &self,
+        state: &GaState,
+        individuals: &[Individual],
+        fitness: &[i32],
+        tally: &Tally,
+        step: &Step,
+        setup: &Setup,
+    ) -> Done<Ga> {
+        let generation = step.number;
+        let bounds = bounds(setup);
+        let winners = twins::winners(fitness);
+        let centre = twins::recombine(&state.reference, individuals, &winners);
+        let next_step = twins::step_at(&self.settings.real, generation + 1, setup.planned);
+        let mut rng = stream(setup.seed, generation, BREEDING);
+        let next = twins::mirrored(&centre, next_step, individuals.len() / 2, &bounds, &mut rng);
+        let step_now = individuals.first().map_or(0.0, |i| i.steps[0]);
+        let distance =
+            100.0 * mean_pairwise(individuals, |a, b| real::distance(&a.values, &b.values, &bounds));
+        let mut provenance = self.provenance(setup, generation, tally.games);
+        provenance["step"] = step_now.into();
+        Done {
+            // No child is a crossover of two parents: its pc is 0.
+            row: generation_stats(step, fitness, distance, tally, 0.0, step_now),
+            champion: theta::params(setup, &centre),
+            provenance,
+            state: GaState {
+                population: Vec::new(),
+                individuals: next,
+                reference: centre,
+                records: Vec::new(),
+            },
+        }
+    }
+
     /// The next population: champions survive unchanged; the rest are children of two
     /// champions at adaptive rates, made by `make(better, worse, crossed, pm, rng)`; with
     /// `unique`, a child the same as one already in (`same`) is changed by `differ` until it
@@ -836,7 +928,8 @@ impl Ga {
     fn survivors(&self, groups: &[Vec<usize>], racing: &[usize], selection: &[i32]) -> Vec<usize> {
         let keep = self.settings.groups;
         match self.settings.fitness {
-            Fitness::Groups => champions(groups, selection),
+            // Twins end in tell_twins, but a pair's better twin is its group's best.
+            Fitness::Groups | Fitness::Twins => champions(groups, selection),
             Fitness::Reference => {
                 let finalists = leaders(racing, selection, keep);
                 let mut finalist = vec![false; selection.len()];
@@ -859,7 +952,10 @@ impl Ga {
         let m = self.settings.population;
         let seed = setup.seed;
         let mut order: Vec<usize> = (0..m).collect();
-        order.shuffle(&mut stream(seed, step.number, START));
+        // Twins are grouped with each other; otherwise the groups are drawn anew each time.
+        if self.settings.fitness != Fitness::Twins {
+            order.shuffle(&mut stream(seed, step.number, START));
+        }
         let n = self.settings.groups;
         let groups: Vec<Vec<usize>> = (0..n)
             .map(|k| order[k * m / n..(k + 1) * m / n].to_vec())

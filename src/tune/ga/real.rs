@@ -127,11 +127,11 @@ pub struct Bounds {
 }
 
 impl Bounds {
-    fn clamp(&self, k: usize, v: f64) -> f64 {
+    pub(super) fn clamp(&self, k: usize, v: f64) -> f64 {
         v.clamp(self.min[k], self.max[k])
     }
 
-    fn range(&self, k: usize) -> f64 {
+    pub(super) fn range(&self, k: usize) -> f64 {
         (self.max[k] - self.min[k]).max(1.0)
     }
 }
