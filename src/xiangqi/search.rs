@@ -417,6 +417,10 @@ impl Searcher {
         node: Node,
     ) -> Score {
         let quiet = board.piece_at(mv.to()).is_none();
+        let history = match board.piece_at(mv.from()) {
+            Some(p) if quiet && index >= 2 => self.history.get(p, mv),
+            _ => 0,
+        };
         // Only a child with depth left probes the table (quiescence does not; a check
         // extends, so a child at depth 1 may probe too). Prefetching before the move is made
         // gives the load the longest head start.
@@ -436,9 +440,11 @@ impl Searcher {
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
-            let killer = self.frames[ply].killers.contains(&Some(mv));
-            let reduction = if depth >= 3 && index >= 3 && quiet && !gives_check && !killer {
-                1 + (index >= 8) as i32 + (depth >= 8) as i32
+            let reduction = if depth >= 3 && index >= 2 && quiet && !gives_check {
+                let killer = self.frames[ply].killers.contains(&Some(mv));
+                let mut r = late_move_reduction(depth, index);
+                r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32;
+                r.clamp(0, depth - 2)
             } else {
                 0
             };
@@ -1143,6 +1149,22 @@ fn check_zone(board: &Board) -> Bitboard {
     super::attacks::lines_through(king)
         | super::attacks::horse_zone(king)
         | super::attacks::diagonal_neighbours(king)
+}
+
+/// Late-move reductions in plies before the node's and the move's own adjustments, by depth
+/// and by how many moves the node has searched: 0.75 + ln(depth) ln(index) / 2.25, the
+/// logarithmic table as Ethereal and Stockfish have (later moves at greater depths are worth less).
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (1.0 + (d as f64).ln() * (i as f64).ln() / 1.75) as u8;
+            }
+        }
+        t
+    });
+    TABLE[depth.clamp(0, 63) as usize][index.min(63)] as i32
 }
 
 fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
