@@ -853,7 +853,10 @@ impl Ga {
         let next_step = twins::step_at(&self.settings.real, generation + 1, setup.planned);
         let mut rng = stream(setup.seed, generation, BREEDING);
         let next = twins::mirrored(&centre, next_step, individuals.len() / 2, &bounds, &mut rng);
-        let step_now = individuals.first().map_or(0.0, |i| i.steps[0]);
+        let step_now = individuals
+            .first()
+            .and_then(|i| i.steps.first().copied())
+            .unwrap_or(0.0);
         let distance =
             100.0 * mean_pairwise(individuals, |a, b| real::distance(&a.values, &b.values, &bounds));
         let mut provenance = self.provenance(setup, generation, tally.games);
