@@ -417,10 +417,6 @@ impl Searcher {
         node: Node,
     ) -> Score {
         let quiet = board.piece_at(mv.to()).is_none();
-        let history = match board.piece_at(mv.from()) {
-            Some(p) if quiet && index >= 2 => self.history.get(p, mv),
-            _ => 0,
-        };
         // Only a child with depth left probes the table (quiescence does not; a check
         // extends, so a child at depth 1 may probe too). Prefetching before the move is made
         // gives the load the longest head start.
@@ -442,6 +438,8 @@ impl Searcher {
         } else {
             let reduction = if depth >= 3 && index >= 2 && quiet && !gives_check {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
+                // The move is made: its piece stands on its destination.
+                let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index);
                 r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32;
                 r.clamp(0, depth - 2)
@@ -1152,7 +1150,7 @@ fn check_zone(board: &Board) -> Bitboard {
 }
 
 /// Late-move reductions in plies before the node's and the move's own adjustments, by depth
-/// and by how many moves the node has searched: 0.75 + ln(depth) ln(index) / 2.25, the
+/// and by how many moves the node has searched: 1 + ln(depth) ln(index) / 1.75, a
 /// logarithmic table as Ethereal and Stockfish have (later moves at greater depths are worth less).
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
     static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
