@@ -11,6 +11,7 @@ use crate::params::{LoadError, Params, Spec};
 use crate::tune::config::Config;
 use crate::tune::folder::{self as run, RunError, ValidationRow};
 use crate::tune::method::Info;
+use crate::tune::runs::RunSummary;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -94,13 +95,7 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
 /// against hours on one chart each, and a table of each run's best and last validated
 /// champions.
 pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
-    let mut runs = Vec::new();
-    for dir in dirs {
-        let name = dir
-            .file_name()
-            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        runs.push(crate::tune::runs::summarise(dir, name)?);
-    }
+    let runs = summaries(dirs)?;
     let mut html = String::new();
     let _ = write!(
         html,
@@ -110,17 +105,6 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
          champion against its anchor on held-out positions. Runs are comparable where they \
          share an anchor, positions and nodes.</p>\n<div class=\"charts\">\n"
     );
-    let curves = |x: fn(&(ValidationRow, f64, f64)) -> f64| -> Vec<Series> {
-        runs.iter()
-            .zip(COLOURS.iter().cycle())
-            .map(|(r, &color)| Series {
-                name: r.name.clone(),
-                color,
-                points: r.curve.iter().filter_map(|c| Some((x(c), c.0.elo?))).collect(),
-            })
-            .collect()
-    };
-    let by_games = curves(|c| c.1);
     // Short runs are drawn against minutes.
     let longest = runs
         .iter()
@@ -128,18 +112,11 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
         .map(|c| c.2)
         .fold(0.0, f64::max);
     let (by_time, time_unit) = if longest < 2.0 {
-        (curves(|c| 60.0 * c.2), "minutes")
+        (curves(&runs, |c| 60.0 * c.2), "minutes")
     } else {
-        (curves(|c| c.2), "hours")
+        (curves(&runs, |c| c.2), "hours")
     };
-    html.push_str(&line_chart_over(
-        "tuning games",
-        "Validation Elo against tuning games",
-        (720, 360),
-        &by_games,
-        Some(0.0),
-        true,
-    )?);
+    html.push_str(&games_chart(&runs)?);
     html.push_str(&line_chart_over(
         &format!("{time_unit} of tuning"),
         &format!("Validation Elo against {time_unit}"),
@@ -176,6 +153,47 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
     }
     html.push_str("</table>\n</body></html>\n");
     Ok(html)
+}
+
+/// The chart of [`compare`] that draws the runs' validation Elo against tuning games, as
+/// one standalone SVG image.
+pub fn compare_svg(dirs: &[PathBuf]) -> Result<String, ReportError> {
+    games_chart(&summaries(dirs)?)
+}
+
+/// The runs in `dirs` summed up, each named by its folder.
+fn summaries(dirs: &[PathBuf]) -> Result<Vec<RunSummary>, ReportError> {
+    let mut runs = Vec::new();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        runs.push(crate::tune::runs::summarise(dir, name)?);
+    }
+    Ok(runs)
+}
+
+/// Each run's validation Elo against `x` of its curve points (tuning games, hours).
+fn curves(runs: &[RunSummary], x: fn(&(ValidationRow, f64, f64)) -> f64) -> Vec<Series> {
+    runs.iter()
+        .zip(COLOURS.iter().cycle())
+        .map(|(r, &color)| Series {
+            name: r.name.clone(),
+            color,
+            points: r.curve.iter().filter_map(|c| Some((x(c), c.0.elo?))).collect(),
+        })
+        .collect()
+}
+
+fn games_chart(runs: &[RunSummary]) -> Result<String, ReportError> {
+    line_chart_over(
+        "tuning games",
+        "Validation Elo against tuning games",
+        (720, 360),
+        &curves(runs, |c| c.1),
+        Some(0.0),
+        true,
+    )
 }
 
 /// Writes the report of the run in `dir` to `out` (default `dir/report.html`), atomically.

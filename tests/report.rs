@@ -182,7 +182,8 @@ fn render(browser: &str, page: &Path, shot: &Path) {
 }
 
 /// A run under way has a report that says so and reloads itself; once the run is over, the
-/// page is plain. A comparison of runs draws their curves on one chart. Both render.
+/// page is plain. A comparison of runs draws their curves on one chart, as a page or as an
+/// SVG image. Both pages render.
 #[test]
 fn a_live_report_and_a_comparison_of_runs() {
     let run = tiny_run("live");
@@ -226,6 +227,16 @@ fn a_live_report_and_a_comparison_of_runs() {
         "Elo against games and against hours"
     );
     assert!(text.contains("Validation Elo against tuning games") && text.contains("best validated"));
+    // An .svg --out is the games chart alone, an image a README can show.
+    let chart = run.join("methods.svg");
+    qitune()
+        .args(["report", "--compare", run.to_str().unwrap(), "--out"])
+        .arg(&chart)
+        .assert()
+        .success();
+    let svg = page(&chart);
+    assert!(svg.starts_with("<svg") && svg.contains("xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("Validation Elo against tuning games") && !svg.contains("<table"));
     if let Some(browser) = chromium() {
         hold(&run, std::process::id());
         qitune()

@@ -14,7 +14,8 @@ pub struct Args {
     run: Option<PathBuf>,
     /// Instead of one run's report: a page comparing these runs' validation curves (Elo
     /// against tuning games and against hours) with their best and last champions; written
-    /// to --out (default: compare.html).
+    /// to --out (default: compare.html). With an --out ending in .svg, only the chart of
+    /// Elo against tuning games, as one SVG image.
     #[arg(long, num_args = 1.., value_name = "RUN")]
     compare: Vec<PathBuf>,
     /// Where to write the page (default: <run>/report.html, replaced).
@@ -39,8 +40,13 @@ pub fn run(args: Args) -> Result<()> {
             .iter()
             .map(|d| qitune::tune::stages::run_folder(d))
             .collect();
-        let html = qitune::report::compare(&dirs)?;
-        qitune::fsutil::write_atomic(&out, html.as_bytes())
+        let svg = out.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        let page = if svg {
+            qitune::report::compare_svg(&dirs)?
+        } else {
+            qitune::report::compare(&dirs)?
+        };
+        qitune::fsutil::write_atomic(&out, page.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
         println!("comparison: {}", out.display());
         return Ok(());
