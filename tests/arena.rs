@@ -1,8 +1,10 @@
 //! The arena with the game's own engines: legal replays, rulings, thread independence.
 
-use qitune::arena::{player_weights, Conditions, Match};
+use qitune::arena::{pgn, player_weights, Conditions, Match};
+use qitune::game::GameRecord;
 use qitune::game::{Budget, Ending, Game, Player, Seat};
 use qitune::xiangqi::game::{seat, XiangqiGame};
+use qitune::xiangqi::Board;
 use qitune::xiangqi::Xiangqi;
 
 fn small_match(games: usize, max_plies: usize) -> Match<XiangqiGame> {
@@ -129,4 +131,31 @@ fn schedules_and_records_survive_the_wire() {
         Budget::Nodes(200),
         92,
     );
+}
+
+/// `qitune match --resume` reads its PGN file back: the tags as written, escapes undone, and
+/// a game whose moves do not end with its result marked incomplete.
+#[test]
+fn written_games_read_back_with_their_tags_and_a_cut_one_is_incomplete() {
+    let board = Board::startpos();
+    let mut record = GameRecord::new(board.fen(), Seat::First);
+    record.moves = vec![board.parse_move("h2e2").unwrap()];
+    record.winner = Some(Seat::Second);
+    record.ending = Ending::Resigned;
+    let one = pgn::game::<XiangqiGame>(&record, "qitune match", 1, "a \"quoted\" name", "b\\c");
+    let two = pgn::game::<XiangqiGame>(&record, "qitune match", 2, "x", "y");
+    let games = pgn::read(&format!("{one}{two}")).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Red"), Some("a \"quoted\" name"));
+    assert_eq!(games[0].tag("Black"), Some("b\\c"));
+    assert_eq!(
+        (games[0].tag("Result"), games[1].tag("Round")),
+        (Some("0-1"), Some("2"))
+    );
+    assert!(games.iter().all(|g| g.complete));
+    let cut = &two[..two.len() - 8];
+    let games = pgn::read(&format!("{one}{cut}")).unwrap();
+    assert!(games[0].complete && !games[1].complete);
+    assert!(pgn::read("e2e4 1-0\n").is_err(), "moves before any tag");
+    assert!(pgn::read("[Round 1]\n").is_err(), "an unquoted value");
 }

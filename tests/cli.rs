@@ -164,6 +164,67 @@ fn match_results_do_not_depend_on_threads() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A match stopped part way goes on with `--resume` from its PGN file: the games and the
+/// result are those of the match played in one go, whatever the thread count; a file that
+/// is not this match's, or a match already complete, is refused before anything is written.
+#[test]
+fn a_stopped_match_resumes_to_the_same_games_and_result() {
+    let dir = std::env::temp_dir().join(format!("qitune-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let play = |games: &str, seed: &str, threads: &str, pgn: &str, extra: &[&str]| {
+        let mut c = qitune();
+        c.args(["match", "--a", "default", "--b", "material", "--nodes", "300"])
+            .args(["--games", games, "--seed", seed, "--threads", threads, "--quiet"])
+            .args(["--pgn", &path(pgn)])
+            .args(extra);
+        c.assert()
+    };
+    let whole = play("6", "7", "2", "whole.pgn", &["--json", &path("whole.json")]).success();
+    let whole_out = String::from_utf8(whole.get_output().stdout.clone()).unwrap();
+    // Three games, an odd number: the resumed run must join the open pair.
+    play("3", "7", "1", "part.pgn", &[]).success();
+    let resumed = play(
+        "6",
+        "7",
+        "2",
+        "part.pgn",
+        &["--resume", "--json", &path("part.json")],
+    )
+    .success()
+    .stdout(predicate::str::contains("Resumed after game 3"));
+    let resumed_out = String::from_utf8(resumed.get_output().stdout.clone()).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("whole.pgn"), read("part.pgn"));
+    let score_lines = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| {
+                l.starts_with("Score")
+                    || l.starts_with("Elo")
+                    || l.starts_with("Pairs")
+                    || l.starts_with("Endings")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(score_lines(&whole_out), score_lines(&resumed_out));
+    let summary = |name: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(&read(name)).unwrap();
+        v.as_object_mut().unwrap().remove("nodes");
+        v
+    };
+    assert_eq!(summary("whole.json"), summary("part.json"));
+    let before = read("part.pgn");
+    play("6", "7", "1", "part.pgn", &["--resume"])
+        .failure()
+        .stderr(predicate::str::contains("nothing to resume"));
+    play("8", "8", "1", "part.pgn", &["--resume"])
+        .failure()
+        .stderr(predicate::str::contains("another position"));
+    assert_eq!(read("part.pgn"), before, "a refused resume writes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn match_inputs_are_checked() {
     rejects(

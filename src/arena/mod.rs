@@ -392,6 +392,21 @@ impl<G: Game> Match<G> {
         threads: usize,
         stop: &AtomicBool,
         done: impl Fn(&Played<G>) + Sync,
+        keep: impl FnMut(Played<G>),
+    ) -> Result<usize, ArenaError> {
+        self.run_from(0, stats::Wdl::default(), threads, stop, done, keep)
+    }
+
+    /// As [`Match::run_until`], from game `first` of the schedule on, the games before it
+    /// having scored `prior` for A (a match resumed from its record): an SPRT decides on
+    /// all of them.
+    pub fn run_from(
+        &self,
+        first: usize,
+        prior: stats::Wdl,
+        threads: usize,
+        stop: &AtomicBool,
+        done: impl Fn(&Played<G>) + Sync,
         mut keep: impl FnMut(Played<G>),
     ) -> Result<usize, ArenaError> {
         // An SPRT looks at the results after every batch. Without one, batches only bound
@@ -404,8 +419,8 @@ impl<G: Game> Match<G> {
         };
         let runner = Runner::new(threads)?;
         let mut kept = 0;
-        let mut wdl = stats::Wdl::default();
-        let mut next = 0;
+        let mut wdl = prior;
+        let mut next = first;
         while next < self.games && !stop.load(Ordering::Relaxed) {
             let end = (next + batch).min(self.games);
             let games = runner.map(next..end, |index| {
@@ -422,7 +437,7 @@ impl<G: Game> Match<G> {
                 keep(p);
                 kept += 1;
                 if let Some(t) = self.sprt {
-                    if kept % 2 == 0 && t.decide(&wdl).is_some() {
+                    if (first + kept) % 2 == 0 && t.decide(&wdl).is_some() {
                         return Ok(kept);
                     }
                 }

@@ -71,3 +71,75 @@ pub fn game<G: Game>(
     s.push_str("\n\n");
     s
 }
+
+/// One game read back from a PGN file: its tags, and whether its movetext ends with its
+/// result (a game cut short by a crash mid-write does not).
+#[derive(Clone, Debug, Default)]
+pub struct ReadGame {
+    pub tags: std::collections::BTreeMap<String, String>,
+    pub complete: bool,
+}
+
+impl ReadGame {
+    /// A tag's value, if the game has it.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags.get(key).map(String::as_str)
+    }
+}
+
+/// The games of a PGN text as [`game`] writes them: tag pairs, then the movetext ending with
+/// the result. A line that is neither a tag pair nor movetext after tags is an error naming it.
+pub fn read(text: &str) -> Result<Vec<ReadGame>, String> {
+    let mut games: Vec<ReadGame> = Vec::new();
+    let mut in_moves = false;
+    let mut last_token = String::new();
+    let finish = |games: &mut Vec<ReadGame>, last: &str| {
+        if let Some(g) = games.last_mut() {
+            g.complete = g.tag("Result") == Some(last);
+        }
+    };
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            if in_moves || games.is_empty() {
+                finish(&mut games, &last_token);
+                games.push(ReadGame::default());
+                in_moves = false;
+                last_token.clear();
+            }
+            let (key, value) =
+                tag_pair(line).ok_or_else(|| format!("line {}: not a PGN tag pair: {line}", n + 1))?;
+            games
+                .last_mut()
+                .expect("a game was started")
+                .tags
+                .insert(key, value);
+        } else {
+            if games.is_empty() {
+                return Err(format!("line {}: moves before any tag", n + 1));
+            }
+            in_moves = true;
+            if let Some(t) = line.split_whitespace().last() {
+                last_token = t.to_string();
+            }
+        }
+    }
+    finish(&mut games, &last_token);
+    Ok(games)
+}
+
+/// `[Key "value"]`, with the value's escapes undone.
+fn tag_pair(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (key, rest) = inner.split_once(' ')?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        value.push(if c == '\\' { chars.next()? } else { c });
+    }
+    Some((key.to_string(), value))
+}

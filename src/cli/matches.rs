@@ -76,6 +76,11 @@ pub struct Args {
     /// Overwrite --pgn and --json files that exist.
     #[arg(long)]
     force: bool,
+    /// Go on with a match that was stopped: the --pgn file's games are this match's first
+    /// games (same players, positions, --order and --seed); the rest are played and
+    /// appended, and the result (and an SPRT) counts them all.
+    #[arg(long, requires = "pgn", conflicts_with = "force")]
+    resume: bool,
     /// Sequential test ELO0,ELO1 (alpha = beta = 0.05); the match stops when it decides.
     #[arg(long)]
     sprt: Option<String>,
@@ -145,8 +150,11 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             args.games
         );
     }
-    for path in [&args.pgn, &args.json].into_iter().flatten() {
-        super::check_new_file(path, args.force)?;
+    // A resumed match appends to its PGN file and rewrites its summary with every game.
+    if !args.resume {
+        for path in [&args.pgn, &args.json].into_iter().flatten() {
+            super::check_new_file(path, args.force)?;
+        }
     }
     // Openings are made up front, one per pair: the bound keeps that within memory.
     if args.games > 1_000_000 {
@@ -235,27 +243,43 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         sprt,
     };
 
+    let mut summary = Summary::new(sprt);
+    let first = if args.resume {
+        resumed::<G>(&args, &m.positions, &mut summary)?
+    } else {
+        0
+    };
+    let prior = summary.wdl;
+
     // Counted games go to the PGN file in schedule order as their batch ends (a crash or
     // Ctrl-C keeps them), and only a running summary stays in memory, however long the match.
     let mut pgn_file = match &args.pgn {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-        )),
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .append(args.resume)
+                .truncate(!args.resume)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Some(std::io::BufWriter::new(file))
+        }
         None => None,
     };
     let stop = super::interrupt::stop_flag(
         "Ctrl-C: no new games start; the games under way finish, then the result so far is shown (Ctrl-C again quits at once)".to_string(),
         "stopped at once; the games counted so far are in the --pgn file, if one was given".to_string(),
     );
-    let bar = super::progress::Progress::new(args.games as u64, "games", args.quiet || args.jsonl);
-    let so_far: Mutex<Wdl> = Mutex::new(Wdl::default());
+    let bar = super::progress::Progress::new((args.games - first) as u64, "games", args.quiet || args.jsonl);
+    let so_far: Mutex<Wdl> = Mutex::new(prior);
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
-    let mut summary = Summary::new(sprt);
     let mut last_json = Instant::now();
     let mut write_failure: Option<anyhow::Error> = None;
-    let kept = m.run_until(
+    let kept = m.run_from(
+        first,
+        prior,
         threads,
         &stop,
         |p| {
@@ -304,6 +328,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     if kept == 0 {
         bail!("stopped before any game finished");
     }
+    let kept = first + kept;
     let seconds = start.elapsed().as_secs_f64();
     let wdl = &summary.wdl;
 
@@ -317,6 +342,13 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     };
     if interrupted {
         say(format!("Interrupted: {} of {} games played", kept, args.games));
+    }
+    if first > 0 {
+        say(format!(
+            "Resumed after game {first} of {}: the score counts every game, the nodes and clock lines this session's {}",
+            args.pgn.as_deref().map_or(String::new(), |p| p.display().to_string()),
+            kept - first
+        ));
     }
     say(format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}]  {} games",
@@ -443,22 +475,9 @@ impl Summary {
     }
 
     fn add<G: Game>(&mut self, p: &arena::Played<G>) {
-        let result = p.a_result();
-        self.wdl.add(result);
-        match self.open_pair.take() {
-            Some(first) => {
-                let half_points = 2 * (first.wins + result.wins) + first.draws + result.draws;
-                self.penta.0[half_points as usize] += 1;
-            }
-            None => self.open_pair = Some(result),
-        }
         let r = &p.record;
-        self.plies += r.plies();
+        self.count(p.a_result(), r.plies(), &r.ending.to_string());
         self.nodes += r.nodes.iter().sum::<u64>();
-        *self.endings.entry(r.ending.to_string()).or_default() += 1;
-        self.forfeits += usize::from(r.ending == Ending::Time);
-        self.illegal += usize::from(r.ending == Ending::IllegalMove);
-        self.false_claims += usize::from(r.ending == Ending::FalseClaim);
         self.faults.extend(r.fault.clone());
         for (clock, player_a) in self.clocks.iter_mut().zip([true, false]) {
             let seat = if p.a_first == player_a {
@@ -468,6 +487,24 @@ impl Summary {
             };
             clock.add(r, seat);
         }
+    }
+
+    /// Counts a game's result for A, its length and its ending (in [`Ending`]'s words):
+    /// what a PGN record keeps of a game, so that a resumed match counts its earlier games.
+    fn count(&mut self, result: Wdl, plies: usize, ending: &str) {
+        self.wdl.add(result);
+        match self.open_pair.take() {
+            Some(first) => {
+                let half_points = 2 * (first.wins + result.wins) + first.draws + result.draws;
+                self.penta.0[half_points as usize] += 1;
+            }
+            None => self.open_pair = Some(result),
+        }
+        self.plies += plies;
+        *self.endings.entry(ending.to_string()).or_default() += 1;
+        self.forfeits += usize::from(ending == Ending::Time.to_string());
+        self.illegal += usize::from(ending == Ending::IllegalMove.to_string());
+        self.false_claims += usize::from(ending == Ending::FalseClaim.to_string());
     }
 
     fn plies_mean(&self) -> f64 {
@@ -557,6 +594,90 @@ impl ClockStats {
             ms(self.least_left.unwrap_or_default()),
         ))
     }
+}
+
+/// Reads a stopped match's games back from its --pgn file into `summary` and returns how
+/// many there are, after checking that they are this match's first games: rounds 1 to N in
+/// order, A and B in their seats, each from its scheduled position, each complete.
+fn resumed<G: Game>(args: &Args, positions: &[G::Board], summary: &mut Summary) -> Result<usize> {
+    let path = args.pgn.as_deref().expect("--resume requires --pgn");
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {} to resume the match", path.display()))?;
+    let games = pgn::read(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = path.display();
+    for (i, g) in games.iter().enumerate() {
+        let n = i + 1;
+        if g.tag("Round") != Some(n.to_string().as_str()) {
+            bail!(
+                "{file}: game {n} has round {:?}: resume needs this match's games in order, from round 1",
+                g.tag("Round").unwrap_or("none")
+            );
+        }
+        if !g.complete {
+            bail!("{file}: game {n} is cut short (its moves do not end with its result): remove it, then resume");
+        }
+        let a_first = i % 2 == 0;
+        let (first, second) = if a_first {
+            (&args.a, &args.b)
+        } else {
+            (&args.b, &args.a)
+        };
+        if g.tag(G::SEATS[0]) != Some(first.as_str()) || g.tag(G::SEATS[1]) != Some(second.as_str()) {
+            bail!(
+                "{file}: game {n} was {} against {}, not {first} against {second}: resume with the match's own --a and --b",
+                g.tag(G::SEATS[0]).unwrap_or("?"),
+                g.tag(G::SEATS[1]).unwrap_or("?")
+            );
+        }
+        let fen = G::fen(&positions[i / 2 % positions.len()]);
+        if g.tag("FEN") != Some(fen.as_str()) {
+            bail!("{file}: game {n} started from another position than this match schedules: resume with the same --positions, --order and --seed");
+        }
+        let first_seat = match g.tag("Result") {
+            Some("1-0") => Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 0,
+            },
+            Some("0-1") => Wdl {
+                wins: 0,
+                draws: 0,
+                losses: 1,
+            },
+            Some("1/2-1/2") => Wdl {
+                wins: 0,
+                draws: 1,
+                losses: 0,
+            },
+            other => bail!(
+                "{file}: game {n} has result {:?}, not 1-0, 0-1 or 1/2-1/2",
+                other.unwrap_or("none")
+            ),
+        };
+        let plies = g.tag("PlyCount").and_then(|p| p.parse().ok()).unwrap_or(0);
+        let result = if a_first {
+            first_seat
+        } else {
+            first_seat.reversed()
+        };
+        summary.count(result, plies, g.tag("Termination").unwrap_or("unknown"));
+    }
+    if games.len() >= args.games {
+        bail!(
+            "{file} already holds {} games, all of the --games {}: nothing to resume",
+            games.len(),
+            args.games
+        );
+    }
+    if let Some(t) = summary.sprt {
+        if t.decide(&summary.wdl).is_some() && games.len() % 2 == 0 {
+            bail!(
+                "{file}: the SPRT already decided after its {} games: nothing to resume",
+                games.len()
+            );
+        }
+    }
+    Ok(games.len())
 }
 
 /// The summary as JSON; `partial` says the match has not played all its games (still
