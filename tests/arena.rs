@@ -153,6 +153,11 @@ fn written_games_read_back_with_their_tags_and_a_cut_one_is_incomplete() {
         (Some("0-1"), Some("2"))
     );
     assert!(games.iter().all(|g| g.complete));
+    assert_eq!(
+        pgn::winner_of(games[0].tag("Result").unwrap()),
+        Some(Some(Seat::Second))
+    );
+    assert_eq!(pgn::winner_of("*"), None);
     let cut = &two[..two.len() - 8];
     let games = pgn::read(&format!("{one}{cut}")).unwrap();
     assert!(games[0].complete && !games[1].complete);

@@ -306,12 +306,17 @@ pub fn tally_players<M>(fixtures: &[Fixture], records: &[GameRecord<M>], players
 
 /// A game's result from one seat's point of view.
 pub fn result_for<M>(record: &GameRecord<M>, seat: Seat) -> stats::Wdl {
+    result_of(record.winner, seat)
+}
+
+/// One game's result for `seat` when `winner` won (a draw when none did).
+pub fn result_of(winner: Option<Seat>, seat: Seat) -> stats::Wdl {
     let one = |w, d, l| stats::Wdl {
         wins: w,
         draws: d,
         losses: l,
     };
-    match record.winner {
+    match winner {
         None => one(0, 1, 0),
         Some(s) if s == seat => one(1, 0, 0),
         Some(_) => one(0, 0, 1),
@@ -446,11 +451,18 @@ impl<G: Game> Match<G> {
         Ok(kept)
     }
 
-    /// Game `index`: pair `index / 2` on its position; A has the first seat in the pair's
-    /// first game.
+    /// Where game `index` starts and whether A has its first seat: pair `index / 2` plays
+    /// its position, A first in the pair's first game.
+    pub fn schedule(&self, index: usize) -> (&G::Board, bool) {
+        (
+            &self.positions[(index / 2) % self.positions.len()],
+            index % 2 == 0,
+        )
+    }
+
+    /// Game `index` as [`Match::schedule`] has it.
     fn play(&self, index: usize, engines: &outside::Engines) -> Played<G> {
-        let start = &self.positions[(index / 2) % self.positions.len()];
-        let a_first = index % 2 == 0;
+        let (start, a_first) = self.schedule(index);
         let (first, second) = if a_first {
             (&self.a, &self.b)
         } else {

@@ -13,6 +13,16 @@ pub fn result_token<M>(record: &GameRecord<M>) -> &'static str {
     }
 }
 
+/// The winner a PGN result token names (`None` for a draw); `None` for no result token.
+pub fn winner_of(token: &str) -> Option<Option<Seat>> {
+    match token {
+        "1-0" => Some(Some(Seat::First)),
+        "0-1" => Some(Some(Seat::Second)),
+        "1/2-1/2" => Some(None),
+        _ => None,
+    }
+}
+
 /// One game of `G` as PGN. No date or clock is written, so the same games give the same bytes.
 pub fn game<G: Game>(
     record: &GameRecord<G::Move>,

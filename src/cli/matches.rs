@@ -245,7 +245,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
 
     let mut summary = Summary::new(sprt);
     let first = if args.resume {
-        resumed::<G>(&args, &m.positions, &mut summary)?
+        resumed(&args, &m, &mut summary)?
     } else {
         0
     };
@@ -476,7 +476,7 @@ impl Summary {
 
     fn add<G: Game>(&mut self, p: &arena::Played<G>) {
         let r = &p.record;
-        self.count(p.a_result(), r.plies(), &r.ending.to_string());
+        self.count(p.a_result(), r.plies(), &r.ending.to_string(), Some(r.ending));
         self.nodes += r.nodes.iter().sum::<u64>();
         self.faults.extend(r.fault.clone());
         for (clock, player_a) in self.clocks.iter_mut().zip([true, false]) {
@@ -489,9 +489,10 @@ impl Summary {
         }
     }
 
-    /// Counts a game's result for A, its length and its ending (in [`Ending`]'s words):
-    /// what a PGN record keeps of a game, so that a resumed match counts its earlier games.
-    fn count(&mut self, result: Wdl, plies: usize, ending: &str) {
+    /// Counts a game's result for A, its length and its ending (in [`Ending`]'s words, and
+    /// as an `Ending` where known): what a PGN record keeps of a game, so that a resumed
+    /// match counts its earlier games.
+    fn count(&mut self, result: Wdl, plies: usize, ending: &str, kind: Option<Ending>) {
         self.wdl.add(result);
         match self.open_pair.take() {
             Some(first) => {
@@ -502,9 +503,9 @@ impl Summary {
         }
         self.plies += plies;
         *self.endings.entry(ending.to_string()).or_default() += 1;
-        self.forfeits += usize::from(ending == Ending::Time.to_string());
-        self.illegal += usize::from(ending == Ending::IllegalMove.to_string());
-        self.false_claims += usize::from(ending == Ending::FalseClaim.to_string());
+        self.forfeits += usize::from(kind == Some(Ending::Time));
+        self.illegal += usize::from(kind == Some(Ending::IllegalMove));
+        self.false_claims += usize::from(kind == Some(Ending::FalseClaim));
     }
 
     fn plies_mean(&self) -> f64 {
@@ -599,7 +600,7 @@ impl ClockStats {
 /// Reads a stopped match's games back from its --pgn file into `summary` and returns how
 /// many there are, after checking that they are this match's first games: rounds 1 to N in
 /// order, A and B in their seats, each from its scheduled position, each complete.
-fn resumed<G: Game>(args: &Args, positions: &[G::Board], summary: &mut Summary) -> Result<usize> {
+fn resumed<G: Game>(args: &Args, m: &Match<G>, summary: &mut Summary) -> Result<usize> {
     let path = args.pgn.as_deref().expect("--resume requires --pgn");
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read {} to resume the match", path.display()))?;
@@ -616,7 +617,7 @@ fn resumed<G: Game>(args: &Args, positions: &[G::Board], summary: &mut Summary) 
         if !g.complete {
             bail!("{file}: game {n} is cut short (its moves do not end with its result): remove it, then resume");
         }
-        let a_first = i % 2 == 0;
+        let (start, a_first) = m.schedule(i);
         let (first, second) = if a_first {
             (&args.a, &args.b)
         } else {
@@ -629,38 +630,19 @@ fn resumed<G: Game>(args: &Args, positions: &[G::Board], summary: &mut Summary) 
                 g.tag(G::SEATS[1]).unwrap_or("?")
             );
         }
-        let fen = G::fen(&positions[i / 2 % positions.len()]);
-        if g.tag("FEN") != Some(fen.as_str()) {
+        if g.tag("FEN") != Some(G::fen(start).as_str()) {
             bail!("{file}: game {n} started from another position than this match schedules: resume with the same --positions, --order and --seed");
         }
-        let first_seat = match g.tag("Result") {
-            Some("1-0") => Wdl {
-                wins: 1,
-                draws: 0,
-                losses: 0,
-            },
-            Some("0-1") => Wdl {
-                wins: 0,
-                draws: 0,
-                losses: 1,
-            },
-            Some("1/2-1/2") => Wdl {
-                wins: 0,
-                draws: 1,
-                losses: 0,
-            },
-            other => bail!(
-                "{file}: game {n} has result {:?}, not 1-0, 0-1 or 1/2-1/2",
-                other.unwrap_or("none")
-            ),
+        let result = g.tag("Result").unwrap_or("none");
+        let Some(winner) = pgn::winner_of(result) else {
+            bail!("{file}: game {n} has result {result:?}, not 1-0, 0-1 or 1/2-1/2");
         };
+        let a_seat = if a_first { Seat::First } else { Seat::Second };
         let plies = g.tag("PlyCount").and_then(|p| p.parse().ok()).unwrap_or(0);
-        let result = if a_first {
-            first_seat
-        } else {
-            first_seat.reversed()
-        };
-        summary.count(result, plies, g.tag("Termination").unwrap_or("unknown"));
+        let ending = g.tag("Termination").unwrap_or("unknown");
+        // Only the fixed endings are counted apart (forfeits, illegal moves, false claims).
+        let kind = Ending::from_words(ending, None, None);
+        summary.count(arena::result_of(winner, a_seat), plies, ending, kind);
     }
     if games.len() >= args.games {
         bail!(
