@@ -13,7 +13,7 @@ use super::bitboard::Bitboard;
 use super::board::Board;
 use super::eval::Weights;
 use super::moves::{Move, MoveList, MAX_MOVES};
-use super::types::{Piece, Role};
+use super::types::{Piece, Role, Square};
 
 /// The stages of a node's moves, in the order they are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +85,80 @@ impl Default for History {
     }
 }
 
-/// What ordering knows about the ply it orders: the hash move and the killers.
+/// Continuation history: how often each quiet move (by piece and destination) cut off as
+/// the answer to the opponent's last move (its piece and destination). Two bytes an entry
+/// keep the table small enough to clear for every game.
+pub struct ContinuationHistory(Box<[i16]>);
+
+/// The opponent's last move as the continuation history indexes it: its piece and its
+/// destination, one of 14 x 90.
+pub type LastMove = Option<(Piece, Square)>;
+
+const ROW: usize = 14 * Square::COUNT;
+/// Continuation scores stay within ±CONT_MAX; ordering weighs them by CONT_WEIGHT.
+const CONT_MAX: i32 = 1 << 14;
+const CONT_WEIGHT: i32 = 32;
+
+impl ContinuationHistory {
+    /// An empty table.
+    pub fn new() -> ContinuationHistory {
+        ContinuationHistory(vec![0; ROW * ROW].into_boxed_slice())
+    }
+
+    /// Forgets every score, as a new game does.
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
+
+    /// The scores of every answer to `last`, indexed by [`ContinuationHistory::index`].
+    #[inline]
+    pub fn row(&self, last: LastMove) -> Option<&[i16]> {
+        let (piece, to) = last?;
+        let start = Self::index(piece, to) * ROW;
+        Some(&self.0[start..start + ROW])
+    }
+
+    /// A move's place by piece and destination: the answer's within a row, and the last
+    /// move's row within the table.
+    #[inline]
+    fn index(piece: Piece, to: Square) -> usize {
+        piece.index() * Square::COUNT + to.index()
+    }
+
+    /// Adds `delta` to the answer `mv` of `piece` to `last`, with the same gravity as
+    /// [`History::update`].
+    #[inline]
+    pub fn update(&mut self, last: LastMove, piece: Piece, mv: Move, delta: i32) {
+        let Some((p, to)) = last else { return };
+        let h = &mut self.0[Self::index(p, to) * ROW + Self::index(piece, mv.to())];
+        let v = *h as i32;
+        *h = (v + delta - v * delta.abs() / CONT_MAX).clamp(-CONT_MAX, CONT_MAX) as i16;
+    }
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> ContinuationHistory {
+        ContinuationHistory::new()
+    }
+}
+
+/// A quiet move's ordering score: its history plus, weighted, its continuation history.
+#[inline]
+pub fn quiet_score(history: &History, cont: Option<&[i16]>, piece: Piece, mv: Move) -> i32 {
+    history.get(piece, mv)
+        + cont.map_or(0, |row| {
+            CONT_WEIGHT * row[ContinuationHistory::index(piece, mv.to())] as i32
+        })
+}
+
+/// What ordering knows about the ply it orders: the hash move, the killers and the
+/// continuation history of the last move.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Hints {
+pub struct Hints<'a> {
     pub hash_move: Option<Move>,
     pub killers: [Option<Move>; 2],
+    /// The continuation history's row for the opponent's last move, if any.
+    pub cont: Option<&'a [i16]>,
 }
 
 /// Writes the ordering key of each of `moves` into `out`: the hash move; captures, by victim
@@ -133,7 +202,7 @@ pub fn score_moves(
         } else if hints.killers[1] == Some(mv) {
             KILLER_2
         } else {
-            history.get(mover, mv)
+            quiet_score(history, hints.cont, mover, mv)
         };
         out[i] = order_key(score, i, mv);
     }
@@ -200,6 +269,33 @@ mod tests {
         assert_eq!(order, ["h0g2", "b2b9", "h2e2", "b0c2", "a3a4"]);
         assert_eq!(order_score(keys[1]), CAPTURE_BASE);
         assert_eq!(order_score(keys[4]), -3);
+    }
+
+    #[test]
+    fn continuation_history_is_kept_per_last_move_and_bounded() {
+        let board = Board::startpos();
+        let mv = board.parse_move("h2e2").unwrap();
+        let piece = board.piece_at(mv.from()).unwrap();
+        let reply = board.parse_move("h0g2").unwrap();
+        let last = Some((Piece::new(piece.color.flip(), piece.role), mv.to()));
+        let other = Some((piece, reply.to()));
+        let mut c = ContinuationHistory::new();
+        for _ in 0..10_000 {
+            c.update(last, piece, reply, 400);
+        }
+        let score = |c: &ContinuationHistory, last| {
+            c.row(last)
+                .map_or(0, |r| r[ContinuationHistory::index(piece, reply.to())] as i32)
+        };
+        assert!(score(&c, last) <= CONT_MAX && score(&c, last) > CONT_MAX / 2);
+        assert_eq!(score(&c, other), 0, "another last move has its own row");
+        assert!(c.row(None).is_none(), "no last move, no row");
+        for _ in 0..10_000 {
+            c.update(last, piece, reply, -400);
+        }
+        assert!(score(&c, last) >= -CONT_MAX && score(&c, last) < 0);
+        c.clear();
+        assert_eq!(score(&c, last), 0);
     }
 
     #[test]

@@ -16,7 +16,10 @@ use super::board::Board;
 use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
-use super::movepick::{self, key_move, order_score, pick, Hints, History, Stage, CAPTURE_BASE, PICKED};
+use super::movepick::{
+    self, key_move, order_score, pick, ContinuationHistory, Hints, History, LastMove, Stage, CAPTURE_BASE,
+    PICKED,
+};
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
 use super::time::{TimeControl, TimeManager};
@@ -116,6 +119,7 @@ pub struct Searcher {
     /// The transposition table, shared with the other threads of a [`super::smp::Pool`].
     tt: Arc<Tt>,
     history: History,
+    cont: ContinuationHistory,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
     /// The game's reversible history followed by the moves on the current search path.
@@ -151,6 +155,7 @@ impl Searcher {
             weights,
             tt,
             history: History::new(),
+            cont: ContinuationHistory::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
             null_floor: 0,
@@ -216,6 +221,7 @@ impl Searcher {
             f.pv_len = 0;
         });
         self.history.clear();
+        self.cont.clear();
     }
 
     /// Uses these signals for `stop` and `ponderhit`.
@@ -430,9 +436,11 @@ impl Searcher {
         if depth == 1 && gives_check {
             self.tt.prefetch(board.hash());
         }
+        let last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
         let next = &mut self.frames[ply + 1];
         next.in_check = gives_check;
         next.after_null = false;
+        next.last = last;
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
@@ -554,6 +562,7 @@ impl Searcher {
                 let next = &mut self.frames[ply + 1];
                 next.in_check = false;
                 next.after_null = true;
+                next.last = None;
                 let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, Node::NonPv);
                 self.null_floor = floor;
                 board.unmake_null(undo);
@@ -867,10 +876,11 @@ impl Searcher {
             self.frames[ply].killers[0] = Some(mv);
         }
         let bonus = (depth * depth).min(400);
-        let history = &mut self.history;
+        let (history, cont, last) = (&mut self.history, &mut self.cont, self.frames[ply].last);
         let mut update = |m: Move, delta: i32| {
             if let Some(p) = board.piece_at(m.from()) {
                 history.update(p, m, delta);
+                cont.update(last, p, m, delta);
             }
         };
         update(mv, bonus);
@@ -1042,6 +1052,7 @@ impl Searcher {
         let hints = Hints {
             hash_move,
             killers: self.frames[ply].killers,
+            cont: self.cont.row(self.frames[ply].last),
         };
         let out = &mut self.frames[ply].keys[offset..];
         movepick::score_moves(board, &self.weights, &self.history, hints, moves, defended, out)
@@ -1069,6 +1080,9 @@ struct Frame {
     /// Whether the side to move is in check, and whether a null move led here.
     in_check: bool,
     after_null: bool,
+    /// The move that led here, for the continuation history (none at the root or after a
+    /// null move).
+    last: LastMove,
     /// Move-ordering keys (see [`movepick::order_key`]), kept here so that no node clears
     /// a fresh array.
     keys: [i64; MAX_MOVES],
@@ -1083,6 +1097,7 @@ impl Default for Frame {
             pv_len: 0,
             in_check: false,
             after_null: false,
+            last: None,
             keys: [0; MAX_MOVES],
         }
     }
