@@ -797,3 +797,20 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every configuration shipped in `configs/` is one `tune` accepts: a file that a change of
+/// keys or ranges left behind fails here, not in a user's first run.
+#[test]
+fn every_shipped_configuration_is_accepted() {
+    let mut read = 0;
+    for entry in std::fs::read_dir("configs").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            if let Err(e) = qitune::tune::stages::Plan::read(&path) {
+                panic!("{e}");
+            }
+            read += 1;
+        }
+    }
+    assert!(read >= 10, "only {read} configurations found in configs/");
+}
