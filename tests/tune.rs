@@ -806,15 +806,10 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
 fn every_shipped_configuration_is_accepted() {
     let root = scratch("shipped");
     for shared in ["positions", "examples"] {
-        std::os::unix::fs::symlink(std::fs::canonicalize(shared).unwrap(), root.join(shared))
-            .unwrap();
+        std::os::unix::fs::symlink(std::fs::canonicalize(shared).unwrap(), root.join(shared)).unwrap();
     }
     std::fs::create_dir_all(root.join("target/release")).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_qitune"),
-        root.join("target/release/qitune"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_qitune"), root.join("target/release/qitune")).unwrap();
     std::fs::create_dir_all(root.join("configs")).unwrap();
     let mut read = 0;
     for entry in std::fs::read_dir("configs").unwrap() {
