@@ -195,6 +195,44 @@ fn export_writes_a_loadable_weight_file() {
     assert!(std::fs::read_to_string(&best)
         .unwrap()
         .contains("\"generation\": 2"));
+    // --games and --hours: the last generation finished within the budget (12 games each).
+    for (budget, value, expected) in [
+        ("--games", "12", "generation 1 champion"),
+        ("--games", "23", "generation 1 champion"),
+        ("--games", "24", "generation 2 champion"),
+        ("--hours", "100", "generation 2 champion"),
+    ] {
+        qitune()
+            .args(["export", "--run", run.to_str().unwrap(), "--force", "--out"])
+            .arg(&best)
+            .args([budget, value])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains(expected));
+    }
+    fails(
+        &[
+            "export",
+            "--run",
+            run.to_str().unwrap(),
+            "--games",
+            "11",
+            "--out",
+            best.to_str().unwrap(),
+        ],
+        "finished no generation within 11 tuning games",
+    );
+    fails(
+        &[
+            "export",
+            "--run",
+            run.to_str().unwrap(),
+            "--hours=0",
+            "--out",
+            best.to_str().unwrap(),
+        ],
+        "--hours must be a positive number of hours",
+    );
     fails(
         &[
             "export",
@@ -762,6 +800,43 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
         .success();
     let exported: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(exported["provenance"]["run"], "stage-2");
+    // A budget of games counts the earlier stages': all of stage 1's leave stage 2 nothing.
+    let games_of = |stage: &str, csv: &str| -> Vec<u64> {
+        let text = std::fs::read_to_string(whole.join("g").join(stage).join(csv)).unwrap();
+        let mut lines = text.lines();
+        let column = lines
+            .next()
+            .unwrap()
+            .split(',')
+            .position(|c| c == "games")
+            .unwrap();
+        lines
+            .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
+            .collect()
+    };
+    let stage_1: u64 = games_of("stage-1", "generations.csv").iter().sum();
+    let stage_2 = games_of("stage-2", "steps.csv");
+    let export_within = |games: u64| {
+        let mut cmd = qitune();
+        cmd.args([
+            "export",
+            "--run",
+            whole.join("g").to_str().unwrap(),
+            "--force",
+            "--out",
+        ])
+        .arg(&out)
+        .args(["--games", &games.to_string()]);
+        cmd.assert()
+    };
+    export_within(stage_1)
+        .failure()
+        .stderr(predicates::str::contains(format!(
+            "finished no generation within {stage_1} tuning games"
+        )));
+    export_within(stage_1 + stage_2[0])
+        .success()
+        .stdout(predicates::str::contains("generation 1 champion"));
     // A run in stages exists once, sets generations per stage, and keeps its keys in place.
     tune_cmd(&config, &whole)
         .assert()

@@ -6,6 +6,7 @@ use qitune::game::{OutsideEngine, Protocol};
 use qitune::params::{Params, WeightFile};
 use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, existing_champion, last_champion, read_json, validations};
+use qitune::tune::runs::{last_within, Spent};
 use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
 
@@ -23,8 +24,16 @@ pub struct Args {
     #[arg(long, conflicts_with = "best")]
     gen: Option<usize>,
     /// The champion with the best validation against the run's anchor (validation.csv).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "gen")]
     best: bool,
+    /// The champion of the last generation finished within this many tuning games (the
+    /// earlier stages' included): what a run of that budget would have ended with.
+    #[arg(long, conflicts_with_all = ["gen", "best", "hours"])]
+    games: Option<u64>,
+    /// The champion of the last generation finished within this many hours of tuning
+    /// (validation aside, the earlier stages' included), as the run's CSV timed them.
+    #[arg(long, conflicts_with_all = ["gen", "best"])]
+    hours: Option<f64>,
     /// Where to write the weight file.
     #[arg(long)]
     out: PathBuf,
@@ -41,9 +50,22 @@ pub fn run(mut args: Args) -> Result<()> {
             args.run.display()
         );
     }
-    let generation = match (args.gen, args.best) {
-        (Some(g), _) => g,
-        (None, true) => {
+    let budget = match (args.games, args.hours) {
+        (Some(n), _) => Some(Spent::Games(n)),
+        (None, Some(h)) if h.is_finite() && h > 0.0 => Some(Spent::Hours(h)),
+        (None, Some(h)) => anyhow::bail!("--hours must be a positive number of hours, not {h}"),
+        (None, None) => None,
+    };
+    let generation = match (args.gen, budget, args.best) {
+        (Some(g), _, _) => g,
+        (None, Some(budget), _) => last_within(&args.run, budget)?.with_context(|| {
+            let within = match budget {
+                Spent::Games(n) => format!("{n} tuning games"),
+                Spent::Hours(h) => format!("{h} hours of tuning"),
+            };
+            format!("{} finished no generation within {within}", args.run.display())
+        })?,
+        (None, None, true) => {
             let rows = validations(&args.run)?;
             best_validation(&rows)
                 .with_context(|| {
@@ -54,7 +76,7 @@ pub fn run(mut args: Args) -> Result<()> {
                 })?
                 .generation
         }
-        (None, false) => last_champion(&args.run)
+        (None, None, false) => last_champion(&args.run)
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
     };
     let path = existing_champion(&args.run, generation)?;

@@ -45,18 +45,10 @@ pub struct RunSummary {
 /// Sums up the run in `dir`.
 pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
     let config: Config = super::folder::read_json(&dir.join("config.json"))?;
-    let info = super::methods::info(&config.method)?;
-    let columns = step_columns(&dir.join(info.csv))?;
-    let column = |name: &str| {
-        columns
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, points)| points.clone())
-            .unwrap_or_default()
-    };
-    let (games, seconds) = (column("games"), column("seconds"));
+    let (games, seconds) = steps_spent(dir)?;
     let done = games.len();
-    // The tuning games and hours before each validation.
+    // The tuning games and hours before each validation, earlier stages' included.
+    let (games_before, seconds_before) = earlier_stages(dir)?;
     let up_to = |points: &[(f64, f64)], g: usize| {
         points
             .iter()
@@ -69,7 +61,11 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
         .iter()
         .map(|v| {
             let g = v.generation;
-            (v.clone(), up_to(&games, g), up_to(&seconds, g) / 3600.0)
+            (
+                v.clone(),
+                games_before + up_to(&games, g),
+                (seconds_before + up_to(&seconds, g)) / 3600.0,
+            )
         })
         .collect();
     let state = if running(dir).is_some() {
@@ -99,6 +95,71 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
         last_write,
         curve,
     })
+}
+
+/// Tuning spent by a run: games played, or hours of tuning (validation aside), counted
+/// from the run's first stage.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spent {
+    Games(u64),
+    Hours(f64),
+}
+
+/// The last generation of the run in `dir` whose tuning, earlier stages' included, stayed
+/// within `budget`: the champion a run of that budget would have ended with. `None` when
+/// even the first generation went past it.
+pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError> {
+    let (games, seconds) = steps_spent(dir)?;
+    let (mut spent_games, mut spent_seconds) = earlier_stages(dir)?;
+    let mut last = None;
+    for (&(step, g), &(_, s)) in games.iter().zip(&seconds) {
+        spent_games += g;
+        spent_seconds += s;
+        let within = match budget {
+            Spent::Games(n) => spent_games <= n as f64,
+            Spent::Hours(h) => spent_seconds <= h * 3600.0,
+        };
+        if !within {
+            break;
+        }
+        last = Some(step as usize);
+    }
+    Ok(last)
+}
+
+/// The games and seconds of each step of the run in `dir`, from its method's CSV.
+fn steps_spent(dir: &Path) -> Result<(Vec<(f64, f64)>, Vec<(f64, f64)>), RunError> {
+    let config: Config = super::folder::read_json(&dir.join("config.json"))?;
+    let info = super::methods::info(&config.method)?;
+    let mut columns = step_columns(&dir.join(info.csv))?;
+    let mut take = |name: &str| {
+        columns
+            .iter_mut()
+            .find(|(n, _)| n == name)
+            .map(|(_, points)| std::mem::take(points))
+            .unwrap_or_default()
+    };
+    Ok((take("games"), take("seconds")))
+}
+
+/// The games and seconds of the stages before the one in `dir` (`runs/NAME/stage-N`);
+/// nothing for a run of one stage or a first stage.
+fn earlier_stages(dir: &Path) -> Result<(f64, f64), RunError> {
+    let stage = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("stage-"))
+        .and_then(|n| n.parse::<usize>().ok());
+    let (Some(stage), Some(parent)) = (stage, dir.parent()) else {
+        return Ok((0.0, 0.0));
+    };
+    let mut spent = (0.0, 0.0);
+    for earlier in 1..stage {
+        let (games, seconds) = steps_spent(&parent.join(format!("stage-{earlier}")))?;
+        spent.0 += games.iter().map(|&(_, y)| y).sum::<f64>();
+        spent.1 += seconds.iter().map(|&(_, y)| y).sum::<f64>();
+    }
+    Ok(spent)
 }
 
 /// Every run in `runs_dir` (and every stage of a run in stages), by name; a folder that
