@@ -127,8 +127,11 @@ pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError>
     Ok(last)
 }
 
+/// A CSV column's points: (step, value).
+type Points = Vec<(f64, f64)>;
+
 /// The games and seconds of each step of the run in `dir`, from its method's CSV.
-fn steps_spent(dir: &Path) -> Result<(Vec<(f64, f64)>, Vec<(f64, f64)>), RunError> {
+fn steps_spent(dir: &Path) -> Result<(Points, Points), RunError> {
     let config: Config = super::folder::read_json(&dir.join("config.json"))?;
     let info = super::methods::info(&config.method)?;
     let mut columns = step_columns(&dir.join(info.csv))?;
