@@ -210,29 +210,16 @@ fn export_writes_a_loadable_weight_file() {
             .success()
             .stdout(predicates::str::contains(expected));
     }
-    fails(
-        &[
-            "export",
-            "--run",
-            run.to_str().unwrap(),
-            "--games",
-            "11",
-            "--out",
-            best.to_str().unwrap(),
-        ],
-        "finished no generation within 11 tuning games",
-    );
-    fails(
-        &[
-            "export",
-            "--run",
-            run.to_str().unwrap(),
-            "--hours=0",
-            "--out",
-            best.to_str().unwrap(),
-        ],
-        "--hours must be a positive number of hours",
-    );
+    for (flag, needle) in [
+        ("--games=11", "finished no generation within 11 tuning games"),
+        ("--hours=0", "--hours must be a positive number of hours"),
+    ] {
+        let run = run.to_str().unwrap();
+        fails(
+            &["export", "--run", run, flag, "--out", best.to_str().unwrap()],
+            needle,
+        );
+    }
     fails(
         &[
             "export",
