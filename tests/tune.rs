@@ -789,17 +789,10 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
     assert_eq!(exported["provenance"]["run"], "stage-2");
     // A budget of games counts the earlier stages': all of stage 1's leave stage 2 nothing.
     let games_of = |stage: &str, csv: &str| -> Vec<u64> {
-        let text = std::fs::read_to_string(whole.join("g").join(stage).join(csv)).unwrap();
-        let mut lines = text.lines();
-        let column = lines
-            .next()
-            .unwrap()
-            .split(',')
-            .position(|c| c == "games")
-            .unwrap();
-        lines
-            .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
-            .collect()
+        let path = whole.join("g").join(stage).join(csv);
+        let columns = qitune::tune::folder::step_columns(&path).unwrap();
+        let (_, games) = columns.into_iter().find(|(name, _)| name == "games").unwrap();
+        games.into_iter().map(|(_, n)| n as u64).collect()
     };
     let stage_1: u64 = games_of("stage-1", "generations.csv").iter().sum();
     let stage_2 = games_of("stage-2", "steps.csv");

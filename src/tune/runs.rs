@@ -45,10 +45,10 @@ pub struct RunSummary {
 /// Sums up the run in `dir`.
 pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
     let config: Config = super::folder::read_json(&dir.join("config.json"))?;
-    let (games, seconds) = steps_spent(dir)?;
+    let (games, seconds) = steps_spent(dir, &config)?;
     let done = games.len();
     // The tuning games and hours before each validation, earlier stages' included.
-    let (games_before, seconds_before) = earlier_stages(dir)?;
+    let (games_before, seconds_before) = spent_before(dir)?;
     let up_to = |points: &[(f64, f64)], g: usize| {
         points
             .iter()
@@ -109,8 +109,9 @@ pub enum Spent {
 /// within `budget`: the champion a run of that budget would have ended with. `None` when
 /// even the first generation went past it.
 pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError> {
-    let (games, seconds) = steps_spent(dir)?;
-    let (mut spent_games, mut spent_seconds) = earlier_stages(dir)?;
+    let config: Config = super::folder::read_json(&dir.join("config.json"))?;
+    let (games, seconds) = steps_spent(dir, &config)?;
+    let (mut spent_games, mut spent_seconds) = spent_before(dir)?;
     let mut last = None;
     for (&(step, g), &(_, s)) in games.iter().zip(&seconds) {
         spent_games += g;
@@ -130,9 +131,9 @@ pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError>
 /// A CSV column's points: (step, value).
 type Points = Vec<(f64, f64)>;
 
-/// The games and seconds of each step of the run in `dir`, from its method's CSV.
-fn steps_spent(dir: &Path) -> Result<(Points, Points), RunError> {
-    let config: Config = super::folder::read_json(&dir.join("config.json"))?;
+/// The games and seconds of each step of the run in `dir` (whose configuration is
+/// `config`), from its method's CSV.
+fn steps_spent(dir: &Path, config: &Config) -> Result<(Points, Points), RunError> {
     let info = super::methods::info(&config.method)?;
     let mut columns = step_columns(&dir.join(info.csv))?;
     let mut take = |name: &str| {
@@ -145,20 +146,12 @@ fn steps_spent(dir: &Path) -> Result<(Points, Points), RunError> {
     Ok((take("games"), take("seconds")))
 }
 
-/// The games and seconds of the stages before the one in `dir` (`runs/NAME/stage-N`);
-/// nothing for a run of one stage or a first stage.
-fn earlier_stages(dir: &Path) -> Result<(f64, f64), RunError> {
-    let stage = dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix("stage-"))
-        .and_then(|n| n.parse::<usize>().ok());
-    let (Some(stage), Some(parent)) = (stage, dir.parent()) else {
-        return Ok((0.0, 0.0));
-    };
+/// The games and seconds of the stages before the one in `dir`.
+fn spent_before(dir: &Path) -> Result<(f64, f64), RunError> {
     let mut spent = (0.0, 0.0);
-    for earlier in 1..stage {
-        let (games, seconds) = steps_spent(&parent.join(format!("stage-{earlier}")))?;
+    for stage in super::stages::earlier_stages(dir) {
+        let config: Config = super::folder::read_json(&stage.join("config.json"))?;
+        let (games, seconds) = steps_spent(&stage, &config)?;
         spent.0 += games.iter().map(|&(_, y)| y).sum::<f64>();
         spent.1 += seconds.iter().map(|&(_, y)| y).sum::<f64>();
     }

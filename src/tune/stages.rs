@@ -168,6 +168,20 @@ pub fn stage_start(dir: &Path) -> Result<(usize, PathBuf), RunError> {
     Ok((generation, existing_champion(dir, generation)?))
 }
 
+/// The folders of the stages before the one in `dir` (`runs/<name>/stage-N`), first
+/// first; none for a run of one stage or a first stage.
+pub fn earlier_stages(dir: &Path) -> Vec<PathBuf> {
+    let stage = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("stage-"))
+        .and_then(|n| n.parse::<usize>().ok());
+    match (stage, dir.parent()) {
+        (Some(stage), Some(parent)) => (1..stage).map(|i| parent.join(format!("stage-{i}"))).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The run folder that `dir` names: `dir` itself, or for a run in stages its latest stage
 /// (so that `export`, `report` and `roundrobin` take the run's folder as given by `tune`).
 pub fn run_folder(dir: &Path) -> PathBuf {
