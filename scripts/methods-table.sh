@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The README's methods table: every tuning method's output at one game budget (the weight file
+# the row ships) and at one wall-clock budget (the champion its run had after HOURS hours of
+# tuning, `qitune export --hours`), each measured by GAMES games at NODES nodes a move on
+# held-out openings against the hand-set weights. Prints the table as Markdown; writes the
+# plot of held-out Elo against tuning games (`qitune report --compare`) to SVG when given.
+# Usage: scripts/methods-table.sh [RUNS] [HOURS] [GAMES] [NODES] [SVG]
+# RUNS holds the rows' run folders (default experiments); a row whose run folder is missing
+# gets no wall-clock figure.
+set -euo pipefail
+runs=${1:-experiments}
+hours=${2:-0.5}
+games=${3:-2000}
+nodes=${4:-2000}
+svg=${5:-}
+[[ -d "$runs" ]] && runs=$(realpath "$runs")
+[[ -n "$svg" ]] && svg=$(realpath -m "$svg")
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bin=target/release/qitune
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# label | configuration | run folder under RUNS | weight file the row ships
+rows=(
+    "paper GA|xiangqi-paper.json|xiangqi-paper|examples/xiangqi-paper-171.json"
+    "improved GA, 26 scalars|xiangqi-hand-set.json|xiangqi-hand-set|examples/xiangqi-ga-scalars.json"
+    "GA, mirrored twins|xiangqi-ga-twins-all.json|xiangqi-ga-twins-all|examples/xiangqi-ga-best.json"
+    "SPSA|xiangqi-spsa.json|xiangqi-spsa|examples/xiangqi-spsa.json"
+    "fitting on positions|xiangqi-texel.json|xiangqi-texel|examples/xiangqi-texel.json"
+    "GA, then SPSA|xiangqi-ga-then-spsa.json|xiangqi-ga-then-spsa|examples/xiangqi-ga-then-spsa.json"
+)
+
+# Elo ± interval (wins-losses-draws) of weight file $1 against the hand-set weights.
+measure() {
+    "$bin" match --a "$1" --b examples/xiangqi-hand-set.json --games "$games" --nodes "$nodes" \
+        --positions positions/xiangqi-holdout.epd --json "$tmp/m.json" --force --quiet >/dev/null
+    python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
+print("%+.1f ± %.1f (%d-%d-%d)" % (m["elo"], m["elo_error"], m["wins"], m["losses"], m["draws"]), end="")' \
+        "$tmp/m.json"
+}
+
+echo "| method (configuration) | weight file | tuning games | against hand-set | after $hours h of tuning |"
+echo "| --- | --- | --- | --- | --- |"
+compare=()
+for row in "${rows[@]}"; do
+    IFS='|' read -r label config run weights <<<"$row"
+    [[ -f "$weights" ]] || { echo "methods-table: $weights is missing" >&2; exit 1; }
+    spent=$(python3 -c 'import json, sys
+print(format(json.load(open(sys.argv[1]))["provenance"]["games"], ","))' "$weights")
+    full=$(measure "$weights")
+    timed="(no run folder $runs/$run)"
+    if [[ -d "$runs/$run" ]]; then
+        compare+=("$runs/$run")
+        if "$bin" export --run "$runs/$run" --hours "$hours" --out "$tmp/h.json" --force \
+            >/dev/null 2>"$tmp/err"; then
+            timed=$(measure "$tmp/h.json")
+        else
+            timed="($(tr -d '\n' <"$tmp/err"))"
+        fi
+    fi
+    echo "| $label (\`$config\`) | \`$weights\` | $spent | $full | $timed |"
+done
+if [[ -n "$svg" && ${#compare[@]} -gt 0 ]]; then
+    "$bin" report --compare "${compare[@]}" --out "$svg" --force >/dev/null
+    echo "plot: $svg"
+fi
