@@ -3,7 +3,8 @@
 # the row ships) and at one wall-clock budget (the champion its run had after HOURS hours of
 # tuning, `qitune export --hours`), each measured by GAMES games at NODES nodes a move on
 # held-out openings against the hand-set weights. Prints the table as Markdown; writes the
-# plot of held-out Elo against tuning games (`qitune report --compare`) to SVG when given.
+# plot of the runs' validations against tuning games within the table's budget of 144,000
+# (`qitune report --compare --games`) to SVG when given.
 # Usage: scripts/methods-table.sh [RUNS] [HOURS] [GAMES] [NODES] [SVG]
 # RUNS holds the rows' run folders (default experiments); a row whose run folder is missing
 # gets no wall-clock figure.
@@ -62,6 +63,6 @@ print(format(json.load(open(sys.argv[1]))["provenance"]["games"], ","))' "$weigh
     echo "| $label (\`$config\`) | \`$weights\` | $spent | $full | $timed |"
 done
 if [[ -n "$svg" && ${#compare[@]} -gt 0 ]]; then
-    "$bin" report --compare "${compare[@]}" --out "$svg" --force >/dev/null
+    "$bin" report --compare "${compare[@]}" --games 144000 --out "$svg" --force >/dev/null
     echo "plot: $svg"
 fi

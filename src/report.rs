@@ -93,9 +93,10 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
 
 /// One page comparing the runs in `dirs`: their validation Elo against tuning games and
 /// against hours on one chart each, and a table of each run's best and last validated
-/// champions.
-pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
-    let runs = summaries(dirs)?;
+/// champions. With `within`, only the validations within that many tuning games are drawn
+/// and chosen from (the runs compared at one budget).
+pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportError> {
+    let runs = summaries(dirs, within)?;
     let mut html = String::new();
     let _ = write!(
         html,
@@ -157,18 +158,26 @@ pub fn compare(dirs: &[PathBuf]) -> Result<String, ReportError> {
 
 /// The chart of [`compare`] that draws the runs' validation Elo against tuning games, as
 /// one standalone SVG image.
-pub fn compare_svg(dirs: &[PathBuf]) -> Result<String, ReportError> {
-    games_chart(&summaries(dirs)?)
+pub fn compare_svg(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportError> {
+    games_chart(&summaries(dirs, within)?)
 }
 
-/// The runs in `dirs` summed up, each named by its folder.
-fn summaries(dirs: &[PathBuf]) -> Result<Vec<RunSummary>, ReportError> {
+/// The runs in `dirs` summed up, each named by its folder, their curves cut at `within`
+/// tuning games.
+fn summaries(dirs: &[PathBuf], within: Option<u64>) -> Result<Vec<RunSummary>, ReportError> {
     let mut runs = Vec::new();
     for dir in dirs {
         let name = dir
             .file_name()
             .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        runs.push(crate::tune::runs::summarise(dir, name)?);
+        let mut summary = crate::tune::runs::summarise(dir, name)?;
+        if let Some(games) = within {
+            summary.curve.retain(|c| c.1 <= games as f64);
+            let rows: Vec<ValidationRow> = summary.curve.iter().map(|c| c.0.clone()).collect();
+            summary.best = run::best_validation(&rows).cloned();
+            summary.last = rows.last().cloned();
+        }
+        runs.push(summary);
     }
     Ok(runs)
 }

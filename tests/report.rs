@@ -227,6 +227,20 @@ fn a_live_report_and_a_comparison_of_runs() {
         "Elo against games and against hours"
     );
     assert!(text.contains("Validation Elo against tuning games") && text.contains("best validated"));
+    assert!(!text.contains("<td>-</td><td>-</td>"), "{text}");
+    // Within one tuning game no validation has happened: no best or last champion.
+    let within = run.join("within.html");
+    let dir = run.to_str().unwrap();
+    qitune()
+        .args(["report", "--compare", dir, "--games", "1", "--out"])
+        .arg(&within)
+        .assert()
+        .success();
+    assert!(page(&within).contains("<td>-</td><td>-</td>"));
+    for bad in [["--compare", dir, "--games", "0"], ["--run", dir, "--games", "5"]] {
+        let out = qitune().arg("report").args(bad).output().unwrap();
+        assert!(!out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
     // An .svg --out is the games chart alone, an image a README can show.
     let chart = run.join("methods.svg");
     qitune()

@@ -18,6 +18,10 @@ pub struct Args {
     /// Elo against tuning games, as one SVG image.
     #[arg(long, num_args = 1.., value_name = "RUN")]
     compare: Vec<PathBuf>,
+    /// With --compare: only the validations within this many tuning games (the earlier
+    /// stages' included), so that runs of different lengths are compared at one budget.
+    #[arg(long, conflicts_with = "run", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
     /// Where to write the page (default: <run>/report.html, replaced).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -42,9 +46,9 @@ pub fn run(args: Args) -> Result<()> {
             .collect();
         let svg = out.extension().is_some_and(|e| e.eq_ignore_ascii_case("svg"));
         let page = if svg {
-            qitune::report::compare_svg(&dirs)?
+            qitune::report::compare_svg(&dirs, args.games)?
         } else {
-            qitune::report::compare(&dirs)?
+            qitune::report::compare(&dirs, args.games)?
         };
         qitune::fsutil::write_atomic(&out, page.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
