@@ -61,6 +61,30 @@ fn results_do_not_depend_on_threads() {
     assert_eq!(m.run(1, |_| {}).unwrap(), m.run(2, |_| {}).unwrap());
 }
 
+/// A stop keeps the schedule's unbroken beginning, however the threads split the batch, so
+/// that a `--pgn` record resumes from the first game it lacks.
+#[test]
+fn a_stop_keeps_an_unbroken_beginning() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let m = small_match(24, 40);
+    let stop = AtomicBool::new(false);
+    let mut kept = Vec::new();
+    let n = m
+        .run_until(
+            2,
+            &stop,
+            |p| {
+                if p.index == 0 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            },
+            |p| kept.push(p.index),
+        )
+        .unwrap();
+    assert_eq!(kept, (0..n).collect::<Vec<_>>());
+    assert!(n < 24, "the stop stopped nothing: {kept:?}");
+}
+
 #[test]
 fn players_and_positions_are_checked() {
     assert!(player_weights::<XiangqiGame>("random:abc")

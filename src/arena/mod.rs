@@ -390,8 +390,9 @@ impl<G: Game> Match<G> {
 
     /// As [`Match::run`], but every game counted goes to `keep` in schedule order instead of
     /// into a list, so that a match of any length holds only a batch of games at a time; and
-    /// once `stop` is set no further game starts: the games already under way finish and are
-    /// kept. Returns the number of games kept.
+    /// once `stop` is set no further game starts: the games already under way finish, and
+    /// those of them before the first game not played are kept. Returns the number of games
+    /// kept.
     pub fn run_until(
         &self,
         threads: usize,
@@ -437,7 +438,10 @@ impl<G: Game> Match<G> {
                 Some(p)
             });
             next = end;
-            for p in games.into_iter().flatten() {
+            // After a stop, only the games before the first one that never started count: the
+            // threads work on far-apart parts of a batch, and a resumed match goes on from the
+            // first game missing, so what is kept must be the schedule's unbroken beginning.
+            for p in games.into_iter().map_while(std::convert::identity) {
                 wdl.add(p.a_result());
                 keep(p);
                 kept += 1;
