@@ -162,14 +162,12 @@ pub fn compare_svg(dirs: &[PathBuf], within: Option<u64>) -> Result<String, Repo
     games_chart(&summaries(dirs, within)?)
 }
 
-/// The runs in `dirs` summed up, each named by its folder, their curves cut at `within`
-/// tuning games.
+/// The runs in `dirs` summed up, each named by its folder (a stage by its run's too), their
+/// curves cut at `within` tuning games.
 fn summaries(dirs: &[PathBuf], within: Option<u64>) -> Result<Vec<RunSummary>, ReportError> {
     let mut runs = Vec::new();
     for dir in dirs {
-        let name = dir
-            .file_name()
-            .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = crate::tune::stages::display_name(dir);
         let mut summary = crate::tune::runs::summarise(dir, name)?;
         if let Some(games) = within {
             summary.curve.retain(|c| c.1 <= games as f64);

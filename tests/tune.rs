@@ -164,6 +164,13 @@ fn export_writes_a_loadable_weight_file() {
         text.contains("\"generation\": 2") && text.contains("exported_from"),
         "{text}"
     );
+    // What the run had spent by then: both generations' 12 games.
+    let provenance = &serde_json::from_str::<serde_json::Value>(&text).unwrap()["provenance"];
+    assert_eq!(provenance["tuning_games"], 24, "{text}");
+    assert!(
+        provenance["tuning_hours"].as_f64().is_some_and(|h| h >= 0.0),
+        "{text}"
+    );
     qitune()
         .args([
             "match",

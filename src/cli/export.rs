@@ -88,11 +88,19 @@ pub fn run(mut args: Args) -> Result<()> {
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let params = Params::from_weight_file(&file, &file.game, specs)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let (games, seconds) = qitune::tune::runs::spent_through(&args.run, generation)?;
     let mut provenance = file.provenance.clone();
     if let Some(map) = provenance.as_object_mut() {
         map.insert(
             "exported_from".into(),
             serde_json::Value::String(path.display().to_string()),
+        );
+        // A champion's own "games" is its method's (a GA generation's games, SPSA's so
+        // far): these say what the run had spent when it was chosen, every stage counted.
+        map.insert("tuning_games".into(), serde_json::json!(games.round() as u64));
+        map.insert(
+            "tuning_hours".into(),
+            serde_json::json!((seconds / 36.0).round() / 100.0),
         );
     }
     match &config.engine {

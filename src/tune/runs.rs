@@ -128,6 +128,22 @@ pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError>
     Ok(last)
 }
 
+/// The tuning games and seconds (validation aside) the run in `dir` spent up to and
+/// including generation `generation`, earlier stages' included.
+pub fn spent_through(dir: &Path, generation: usize) -> Result<(f64, f64), RunError> {
+    let config: Config = super::folder::read_json(&dir.join("config.json"))?;
+    let (games, seconds) = steps_spent(dir, &config)?;
+    let (before_games, before_seconds) = spent_before(dir)?;
+    let up_to = |points: &[(f64, f64)]| {
+        points
+            .iter()
+            .filter(|&&(step, _)| step as usize <= generation)
+            .map(|&(_, y)| y)
+            .sum::<f64>()
+    };
+    Ok((before_games + up_to(&games), before_seconds + up_to(&seconds)))
+}
+
 /// A CSV column's points: (step, value).
 type Points = Vec<(f64, f64)>;
 
@@ -186,11 +202,7 @@ pub fn list(runs_dir: &Path) -> Result<Vec<RunSummary>, RunError> {
             if !stage.join("config.json").exists() {
                 break;
             }
-            let stage_name = format!(
-                "{name}/{}",
-                stage.file_name().unwrap_or_default().to_string_lossy()
-            );
-            out.push(summarise(&stage, stage_name)?);
+            out.push(summarise(&stage, super::stages::display_name(&stage))?);
         }
     }
     Ok(out)

@@ -168,15 +168,30 @@ pub fn stage_start(dir: &Path) -> Result<(usize, PathBuf), RunError> {
     Ok((generation, existing_champion(dir, generation)?))
 }
 
+/// The stage number of a stage folder (`runs/<name>/stage-N`), if `dir` is one.
+fn stage_number(dir: &Path) -> Option<usize> {
+    dir.file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("stage-"))
+        .and_then(|n| n.parse::<usize>().ok())
+}
+
+/// The name a run folder goes by in listings and charts: its folder's name, and for a stage
+/// its run's too (`<name>/stage-N`), since every staged run has a `stage-2`.
+pub fn display_name(dir: &Path) -> String {
+    let own = dir
+        .file_name()
+        .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+    match (stage_number(dir), dir.parent().and_then(Path::file_name)) {
+        (Some(_), Some(parent)) => format!("{}/{own}", parent.to_string_lossy()),
+        _ => own,
+    }
+}
+
 /// The folders of the stages before the one in `dir` (`runs/<name>/stage-N`), first
 /// first; none for a run of one stage or a first stage.
 pub fn earlier_stages(dir: &Path) -> Vec<PathBuf> {
-    let stage = dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix("stage-"))
-        .and_then(|n| n.parse::<usize>().ok());
-    match (stage, dir.parent()) {
+    match (stage_number(dir), dir.parent()) {
         (Some(stage), Some(parent)) => (1..stage).map(|i| parent.join(format!("stage-{i}"))).collect(),
         _ => Vec::new(),
     }
@@ -193,4 +208,21 @@ pub fn run_folder(dir: &Path) -> PathBuf {
         .take_while(|d| d.join("config.json").exists())
         .last()
         .unwrap_or_else(|| dir.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stage_goes_by_its_run_and_its_number() {
+        assert_eq!(display_name(Path::new("runs/gts/stage-2")), "gts/stage-2");
+        assert_eq!(display_name(Path::new("runs/gts")), "gts");
+        assert_eq!(display_name(Path::new("runs/stage-x")), "stage-x");
+        assert_eq!(
+            earlier_stages(Path::new("runs/gts/stage-3")),
+            [Path::new("runs/gts/stage-1"), Path::new("runs/gts/stage-2")]
+        );
+        assert!(earlier_stages(Path::new("runs/gts")).is_empty());
+    }
 }

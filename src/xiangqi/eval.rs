@@ -9,8 +9,9 @@
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`) and then tuned by SPSA
 //! over every weight with `qitune tune --config configs/xiangqi-spsa.json` (144,000 games
 //! from the hand-set weights; the run's last step, written here by
-//! `scripts/set-built-in-weights.py`): about +150 Elo over the hand-set weights and +93 over
-//! the set they replaced (`examples/xiangqi-old-built-in.json`), on held-out openings.
+//! `scripts/set-built-in-weights.py`): on the current search +141 Elo over the hand-set
+//! weights and +107 over the set they replaced (`examples/xiangqi-old-built-in.json`), on
+//! held-out openings.
 
 use super::attacks;
 use super::bitboard::Bitboard;
