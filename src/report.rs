@@ -168,14 +168,11 @@ fn summaries(dirs: &[PathBuf], within: Option<u64>) -> Result<Vec<RunSummary>, R
     let mut runs = Vec::new();
     for dir in dirs {
         let name = crate::tune::stages::display_name(dir);
-        let mut summary = crate::tune::runs::summarise(dir, name)?;
-        if let Some(games) = within {
-            summary.curve.retain(|c| c.1 <= games as f64);
-            let rows: Vec<ValidationRow> = summary.curve.iter().map(|c| c.0.clone()).collect();
-            summary.best = run::best_validation(&rows).cloned();
-            summary.last = rows.last().cloned();
-        }
-        runs.push(summary);
+        let summary = crate::tune::runs::summarise(dir, name)?;
+        runs.push(match within {
+            Some(games) => summary.within(games),
+            None => summary,
+        });
     }
     Ok(runs)
 }

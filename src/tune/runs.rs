@@ -49,13 +49,6 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
     let done = games.len();
     // The tuning games and hours before each validation, earlier stages' included.
     let (games_before, seconds_before) = spent_before(dir)?;
-    let up_to = |points: &[(f64, f64)], g: usize| {
-        points
-            .iter()
-            .filter(|&&(x, _)| x as usize <= g)
-            .map(|&(_, y)| y)
-            .sum::<f64>()
-    };
     let rows = validations(dir)?;
     let curve = rows
         .iter()
@@ -63,8 +56,8 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
             let g = v.generation;
             (
                 v.clone(),
-                games_before + up_to(&games, g),
-                (seconds_before + up_to(&seconds, g)) / 3600.0,
+                games_before + sum_through(&games, g),
+                (seconds_before + sum_through(&seconds, g)) / 3600.0,
             )
         })
         .collect();
@@ -95,6 +88,18 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
         last_write,
         curve,
     })
+}
+
+impl RunSummary {
+    /// The summary as a run stopped after `games` tuning games would have it: its curve cut
+    /// there, its best and last validated champions chosen from what is left.
+    pub fn within(mut self, games: u64) -> RunSummary {
+        self.curve.retain(|c| c.1 <= games as f64);
+        let rows: Vec<ValidationRow> = self.curve.iter().map(|c| c.0.clone()).collect();
+        self.best = best_validation(&rows).cloned();
+        self.last = rows.last().cloned();
+        self
+    }
 }
 
 /// Tuning spent by a run: games played, or hours of tuning (validation aside), counted
@@ -134,18 +139,23 @@ pub fn spent_through(dir: &Path, generation: usize) -> Result<(f64, f64), RunErr
     let config: Config = super::folder::read_json(&dir.join("config.json"))?;
     let (games, seconds) = steps_spent(dir, &config)?;
     let (before_games, before_seconds) = spent_before(dir)?;
-    let up_to = |points: &[(f64, f64)]| {
-        points
-            .iter()
-            .filter(|&&(step, _)| step as usize <= generation)
-            .map(|&(_, y)| y)
-            .sum::<f64>()
-    };
-    Ok((before_games + up_to(&games), before_seconds + up_to(&seconds)))
+    Ok((
+        before_games + sum_through(&games, generation),
+        before_seconds + sum_through(&seconds, generation),
+    ))
 }
 
 /// A CSV column's points: (step, value).
 type Points = Vec<(f64, f64)>;
+
+/// The sum of a column's values over its steps up to and including `step`.
+fn sum_through(points: &[(f64, f64)], step: usize) -> f64 {
+    points
+        .iter()
+        .filter(|&&(x, _)| x as usize <= step)
+        .map(|&(_, y)| y)
+        .sum()
+}
 
 /// The games and seconds of each step of the run in `dir` (whose configuration is
 /// `config`), from its method's CSV.
