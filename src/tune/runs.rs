@@ -91,8 +91,8 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
 }
 
 impl RunSummary {
-    /// The summary as a run stopped after `games` tuning games would have it: its curve cut
-    /// there, its best and last validated champions chosen from what is left.
+    /// The summary's validations as far as `games` tuning games: its curve cut there, and its
+    /// best and last validated champions chosen from what is left (the run's totals stay).
     pub fn within(mut self, games: u64) -> RunSummary {
         self.curve.retain(|c| c.1 <= games as f64);
         let rows: Vec<ValidationRow> = self.curve.iter().map(|c| c.0.clone()).collect();
