@@ -51,7 +51,16 @@ const KILLER_1: i32 = 9_000_000;
 const KILLER_2: i32 = 8_999_999;
 const BAD_CAPTURE: i32 = -10_000_000;
 /// History scores stay within ±HISTORY_MAX, far from the killers and the losing captures.
-const HISTORY_MAX: i32 = 1 << 20;
+/// Close enough to the largest bonus ([`history_bonus`]) that gravity works: a move's
+/// score follows its recent cut-offs rather than summing every one since the game began.
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// The history bonus of a quiet move that cut off at `depth` (and the malus of the quiet
+/// moves tried before it): deeper cut-offs count more, up to an eighth of the range.
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (32 * depth * depth).min(HISTORY_MAX / 8)
+}
 
 /// How often each quiet move (by piece and destination) cut off, ageing as it learns.
 pub struct History(Box<[[i32; 90]; 14]>);
@@ -95,9 +104,8 @@ pub struct ContinuationHistory(Box<[i16]>);
 pub type LastMove = Option<(Piece, Square)>;
 
 const ROW: usize = 14 * Square::COUNT;
-/// Continuation scores stay within ±CONT_MAX; ordering weighs them by CONT_WEIGHT.
-const CONT_MAX: i32 = 1 << 14;
-const CONT_WEIGHT: i32 = 32;
+/// Continuation scores stay within the history's range, and ordering adds the two alike.
+const CONT_MAX: i32 = HISTORY_MAX;
 
 impl ContinuationHistory {
     /// An empty table.
@@ -142,13 +150,10 @@ impl Default for ContinuationHistory {
     }
 }
 
-/// A quiet move's ordering score: its history plus, weighted, its continuation history.
+/// A quiet move's ordering score: its history plus its continuation history.
 #[inline]
 pub fn quiet_score(history: &History, cont: Option<&[i16]>, piece: Piece, mv: Move) -> i32 {
-    history.get(piece, mv)
-        + cont.map_or(0, |row| {
-            CONT_WEIGHT * row[ContinuationHistory::index(piece, mv.to())] as i32
-        })
+    history.get(piece, mv) + cont.map_or(0, |row| row[ContinuationHistory::index(piece, mv.to())] as i32)
 }
 
 /// What ordering knows about the ply it orders: the hash move, the killers and the

@@ -875,7 +875,7 @@ impl Searcher {
             self.frames[ply].killers[1] = self.frames[ply].killers[0];
             self.frames[ply].killers[0] = Some(mv);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = movepick::history_bonus(depth);
         let (history, cont, last) = (&mut self.history, &mut self.cont, self.frames[ply].last);
         let mut update = |m: Move, delta: i32| {
             if let Some(p) = board.piece_at(m.from()) {
