@@ -798,7 +798,7 @@ mod tests {
         let search = "position startpos moves h2e2 h9g7\ngo depth 5\nquit\n";
         let mut params = Params::defaults(specs);
         params.set("rook", i64::from(rook.min)).unwrap();
-        params.set("cannon", 400).unwrap();
+        params.set("cannon", 800).unwrap();
         // The search's lines without their timings.
         let scores = |out: String| -> Vec<String> {
             out.lines()
@@ -816,7 +816,7 @@ mod tests {
         };
         let started = scores(session_with(params.clone(), &format!("uci\n{search}")));
         let set = scores(session(&format!(
-            "uci\nsetoption name rook value {}\nsetoption name Cannon value 400\nucinewgame\n{search}",
+            "uci\nsetoption name rook value {}\nsetoption name Cannon value 800\nucinewgame\n{search}",
             rook.min
         )));
         let default = scores(session(&format!("uci\n{search}")));
