@@ -62,6 +62,14 @@ pub fn history_bonus(depth: i32) -> i32 {
     (32 * depth * depth).min(HISTORY_MAX / 8)
 }
 
+/// `score` moved by `delta` with gravity: the larger the score already is in the
+/// direction of `delta`, the less it moves, so it stays within ±HISTORY_MAX (for
+/// |delta| up to HISTORY_MAX) and recent results weigh more than old ones.
+#[inline]
+fn with_gravity(score: i32, delta: i32) -> i32 {
+    score + delta - score * delta.abs() / HISTORY_MAX
+}
+
 /// How often each quiet move (by piece and destination) cut off, ageing as it learns.
 pub struct History(Box<[[i32; 90]; 14]>);
 
@@ -79,12 +87,11 @@ impl History {
         self.0[piece.index()][mv.to().index()]
     }
 
-    /// Adds `delta` (negative to penalise); gravity keeps the score within ±HISTORY_MAX, so
-    /// that recent results weigh more than old ones.
+    /// Adds `delta` (negative to penalise), with gravity.
     #[inline]
     pub fn update(&mut self, piece: Piece, mv: Move, delta: i32) {
         let h = &mut self.0[piece.index()][mv.to().index()];
-        *h += delta - *h * delta.abs() / HISTORY_MAX;
+        *h = with_gravity(*h, delta);
     }
 }
 
@@ -104,8 +111,6 @@ pub struct ContinuationHistory(Box<[i16]>);
 pub type LastMove = Option<(Piece, Square)>;
 
 const ROW: usize = 14 * Square::COUNT;
-/// Continuation scores stay within the history's range, and ordering adds the two alike.
-const CONT_MAX: i32 = HISTORY_MAX;
 
 impl ContinuationHistory {
     /// An empty table.
@@ -133,14 +138,14 @@ impl ContinuationHistory {
         piece.index() * Square::COUNT + to.index()
     }
 
-    /// Adds `delta` to the answer `mv` of `piece` to `last`, with the same gravity as
-    /// [`History::update`].
+    /// Adds `delta` to the answer `mv` of `piece` to `last`, with the history's gravity
+    /// (so the scores stay within ±HISTORY_MAX, which two bytes hold, and ordering adds
+    /// them to the history alike).
     #[inline]
     pub fn update(&mut self, last: LastMove, piece: Piece, mv: Move, delta: i32) {
         let Some((p, to)) = last else { return };
         let h = &mut self.0[Self::index(p, to) * ROW + Self::index(piece, mv.to())];
-        let v = *h as i32;
-        *h = (v + delta - v * delta.abs() / CONT_MAX).clamp(-CONT_MAX, CONT_MAX) as i16;
+        *h = with_gravity(i32::from(*h), delta) as i16;
     }
 }
 
@@ -292,13 +297,13 @@ mod tests {
             c.row(last)
                 .map_or(0, |r| r[ContinuationHistory::index(piece, reply.to())] as i32)
         };
-        assert!(score(&c, last) <= CONT_MAX && score(&c, last) > CONT_MAX / 2);
+        assert!(score(&c, last) <= HISTORY_MAX && score(&c, last) > HISTORY_MAX / 2);
         assert_eq!(score(&c, other), 0, "another last move has its own row");
         assert!(c.row(None).is_none(), "no last move, no row");
         for _ in 0..10_000 {
             c.update(last, piece, reply, -400);
         }
-        assert!(score(&c, last) >= -CONT_MAX && score(&c, last) < 0);
+        assert!(score(&c, last) >= -HISTORY_MAX && score(&c, last) < 0);
         c.clear();
         assert_eq!(score(&c, last), 0);
     }
