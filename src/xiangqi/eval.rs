@@ -737,15 +737,16 @@ mod tests {
     fn the_hand_set_and_former_built_in_weights_stay_loadable() {
         // The paper's baseline and the tuners' start, and the two built-in sets before the
         // current one: they must follow any change to the specs.
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/xiangqi-hand-set.json");
-        let hand = Params::load(std::path::Path::new(path), GAME, specs()).unwrap();
+        let load = |name: &str| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("examples")
+                .join(name);
+            Params::load(&path, GAME, specs()).unwrap()
+        };
+        let hand = load("xiangqi-hand-set.json");
         assert_eq!(hand.get("rook"), Some(900));
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/xiangqi-old-built-in.json");
-        let old = Params::load(std::path::Path::new(path), GAME, specs()).unwrap();
-        assert_eq!(old.get("rook"), Some(925));
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/xiangqi-spsa-built-in.json");
-        let spsa = Params::load(std::path::Path::new(path), GAME, specs()).unwrap();
-        assert_eq!(spsa.get("rook"), Some(984));
+        assert_eq!(load("xiangqi-old-built-in.json").get("rook"), Some(925));
+        assert_eq!(load("xiangqi-spsa-built-in.json").get("rook"), Some(984));
         assert_ne!(hand.values(), default_params().values());
     }
 
