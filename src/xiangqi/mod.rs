@@ -4,6 +4,7 @@ pub mod attacks;
 pub mod bench;
 mod bitboard;
 mod board;
+mod correction;
 pub mod eval;
 mod evalcache;
 mod fen;

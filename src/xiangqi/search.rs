@@ -2,8 +2,9 @@
 //!
 //! Aspiration windows; a transposition table (mate scores stored relative to the node);
 //! moves in stages ordered as [`super::movepick`] says (seed 001); quiescence on captures
-//! and check evasions; reverse futility, futility and late-move pruning; null-move pruning
-//! guarded against zugzwang; check extension; internal iterative deepening without a TT
+//! and check evasions; reverse futility, futility and late-move pruning, on the static
+//! evaluation corrected by what earlier searches found (module `correction`); null-move
+//! pruning guarded against zugzwang; check extension; internal iterative deepening without a TT
 //! move; late-move reductions; mate-distance pruning; and the game's repetition rulings
 //! (perpetual check and chase lose) inside the tree.
 //!
@@ -13,6 +14,7 @@
 
 use super::bitboard::Bitboard;
 use super::board::Board;
+use super::correction::Correction;
 use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
@@ -120,6 +122,7 @@ pub struct Searcher {
     tt: Arc<Tt>,
     history: History,
     cont: ContinuationHistory,
+    correction: Correction,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
     /// The game's reversible history followed by the moves on the current search path.
@@ -156,6 +159,7 @@ impl Searcher {
             tt,
             history: History::new(),
             cont: ContinuationHistory::new(),
+            correction: Correction::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
             null_floor: 0,
@@ -222,6 +226,7 @@ impl Searcher {
         });
         self.history.clear();
         self.cont.clear();
+        self.correction.clear();
     }
 
     /// Uses these signals for `stop` and `ponderhit`.
@@ -533,6 +538,8 @@ impl Searcher {
         let null_allowed =
             prunable && !self.frames[ply].after_null && depth >= 3 && has_attackers(board, board.turn());
         let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
+        // `eval` is the raw static evaluation (the table keeps it); decisions use it corrected.
+        let correction = if in_check { 0 } else { self.correction.get(board) };
         let mut eval = if !(null_allowed || reverse_futile) {
             None
         } else {
@@ -540,19 +547,19 @@ impl Searcher {
                 beta
             } else {
                 beta + self.knobs.rfp_margin * depth
-            };
+            } - correction;
             hit.and_then(|h| h.eval).or_else(|| {
                 let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
-        if let Some(eval) = eval {
+        if let Some(eval) = eval.map(|e| e + correction) {
             let margin = self.knobs.rfp_margin * depth;
             if reverse_futile && eval - margin >= beta {
                 return eval - margin;
             }
         }
-        if let Some(eval) = eval.filter(|_| null_allowed) {
+        if let Some(eval) = eval.map(|e| e + correction).filter(|_| null_allowed) {
             if eval >= beta {
                 let r = self.knobs.null_reduction + depth / 4;
                 self.frames[ply + 1].psq = self.frames[ply].psq;
@@ -578,7 +585,7 @@ impl Searcher {
         // Futility: far enough below alpha, quiet moves cannot bring the score back. The lazy
         // bounds settle most nodes without the full evaluation.
         let futile = prunable && depth <= FUTILITY_DEPTH && alpha.abs() < MATE_BOUND && {
-            let needed = alpha - self.knobs.futility_margin * depth;
+            let needed = alpha - self.knobs.futility_margin * depth - correction;
             match eval.or_else(|| hit.and_then(|h| h.eval)) {
                 Some(e) => e <= needed,
                 None => {
@@ -645,6 +652,7 @@ impl Searcher {
         match flow {
             Flow::Aborted => return 0,
             Flow::Cut => {
+                self.learn_correction(board, &best, depth, Bound::Lower, eval.map(|e| e + correction));
                 self.tt
                     .store(hash, ply, best.mv, best.score, depth, Bound::Lower, eval);
                 return best.score;
@@ -655,16 +663,34 @@ impl Searcher {
             }
             Flow::Rest(_) => {}
         }
-        self.tt.store(
-            hash,
-            ply,
-            best.mv,
-            best.score,
-            depth,
-            bound_of(best.score, alpha_orig, beta),
-            eval,
-        );
+        let bound = bound_of(best.score, alpha_orig, beta);
+        self.learn_correction(board, &best, depth, bound, eval.map(|e| e + correction));
+        self.tt.store(hash, ply, best.mv, best.score, depth, bound, eval);
         best.score
+    }
+
+    /// Teaches the correction history the node's searched score when it says more than the
+    /// corrected static evaluation `eval` (known only where pruning took it): the best move
+    /// is quiet or there is none, the score is no mate, and its bound does not leave the
+    /// evaluation possibly right.
+    fn learn_correction(
+        &mut self,
+        board: &Board,
+        best: &NodeBest,
+        depth: i32,
+        bound: Bound,
+        eval: Option<Score>,
+    ) {
+        let Some(eval) = eval else { return };
+        let quiet = !best.mv.is_some_and(|m| board.piece_at(m.to()).is_some());
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best.score > eval,
+            Bound::Upper => best.score < eval,
+        };
+        if quiet && informative && best.score.abs() < MATE_BOUND {
+            self.correction.update(board, depth, best.score, eval);
+        }
     }
 
     fn quiescence(
@@ -692,11 +718,13 @@ impl Searcher {
             all
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
-            let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
+            let correction = self.correction.get(board);
+            let estimate = self.weights.material_estimate(board, self.frames[ply].psq) + correction;
             if estimate - self.lazy_margin >= beta {
                 return estimate - self.lazy_margin;
             }
             let (stand, attacked) = self.evaluate(board, ply);
+            let stand = stand + correction;
             if stand >= beta {
                 return stand;
             }
