@@ -538,8 +538,9 @@ impl Searcher {
         let null_allowed =
             prunable && !self.frames[ply].after_null && depth >= 3 && has_attackers(board, board.turn());
         let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
-        // `eval` is the raw static evaluation (the table keeps it); decisions use it corrected.
-        let correction = if in_check { 0 } else { self.correction.get(board) };
+        // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
+        // of them off the PV and out of check, use it corrected.
+        let correction = if prunable { self.correction.get(board) } else { 0 };
         let mut eval = if !(null_allowed || reverse_futile) {
             None
         } else {
@@ -553,13 +554,14 @@ impl Searcher {
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
-        if let Some(eval) = eval.map(|e| e + correction) {
+        let corrected = eval.map(|e| e + correction);
+        if let Some(eval) = corrected {
             let margin = self.knobs.rfp_margin * depth;
             if reverse_futile && eval - margin >= beta {
                 return eval - margin;
             }
         }
-        if let Some(eval) = eval.map(|e| e + correction).filter(|_| null_allowed) {
+        if let Some(eval) = corrected.filter(|_| null_allowed) {
             if eval >= beta {
                 let r = self.knobs.null_reduction + depth / 4;
                 self.frames[ply + 1].psq = self.frames[ply].psq;
