@@ -653,17 +653,12 @@ impl Searcher {
         }
         match flow {
             Flow::Aborted => return 0,
-            Flow::Cut => {
-                self.learn_correction(board, &best, depth, Bound::Lower, eval.map(|e| e + correction));
-                self.tt
-                    .store(hash, ply, best.mv, best.score, depth, Bound::Lower, eval);
-                return best.score;
-            }
             Flow::Rest(_) if stage.searched == 0 => {
                 // Checkmated or stalemated: both lose in Xiangqi.
                 return -(MATE - ply as Score);
             }
-            Flow::Rest(_) => {}
+            // A cut-off's score is at least beta: its bound comes out a lower bound.
+            Flow::Cut | Flow::Rest(_) => {}
         }
         let bound = bound_of(best.score, alpha_orig, beta);
         self.learn_correction(board, &best, depth, bound, eval.map(|e| e + correction));
