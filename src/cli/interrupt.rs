@@ -1,7 +1,7 @@
 //! Ctrl-C for long commands: say what has been kept and how to go on, never a bare death.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -9,16 +9,21 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// Ends the process at the first Ctrl-C, after printing `message` (for work whose saved state
 /// is always consistent, such as a tuning run's folder) and adding it to `log`; `lock` (a
 /// run's lock file) is removed and the report of run folder `report` rewritten, so that
-/// neither says the run still goes.
+/// neither says the run still goes. The returned [`Turn`] is held while the command writes
+/// its own lines, so that the message is always the log's last line.
 pub fn exit_with(
     message: String,
     log: Option<std::path::PathBuf>,
     lock: Option<std::path::PathBuf>,
     report: Option<std::path::PathBuf>,
-) {
+) -> Turn {
+    let turn = Turn::default();
+    let held = turn.clone();
     // A second handler cannot be installed; the first one stays in force, which is all a
     // command that installs one needs.
     let _ = ctrlc::set_handler(move || {
+        // Kept until the process ends: the command writes nothing after the message.
+        let _writing = held.take();
         eprintln!("\n{message}");
         if let Some(path) = &log {
             use std::io::Write;
@@ -36,6 +41,19 @@ pub fn exit_with(
         }
         std::process::exit(EXIT_INTERRUPTED);
     });
+    turn
+}
+
+/// Turns at writing a log between a command and its Ctrl-C handler.
+#[derive(Clone, Default)]
+pub struct Turn(Arc<Mutex<()>>);
+
+impl Turn {
+    /// Waits for the turn; the other side writes nothing while the guard lives.
+    pub fn take(&self) -> MutexGuard<'_, ()> {
+        // A panic while writing poisons nothing worth refusing the turn for.
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// The first Ctrl-C sets the returned flag (the work stops starting new units and reports

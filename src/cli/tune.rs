@@ -266,7 +266,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         again.push_str(&format!(" --name {name}"));
     }
     let log_path = run.dir.join("run.log");
-    super::interrupt::exit_with(
+    let turn = super::interrupt::exit_with(
         format!(
             "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {again}",
             run.dir.display()
@@ -284,7 +284,10 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         writeln!(log, "[{}] {line}", super::progress::clock_now())
             .with_context(|| format!("cannot write {}", log_path.display()))
     };
-    log_line(&header)?;
+    {
+        let _turn = turn.take();
+        log_line(&header)?;
+    }
     let started = std::time::Instant::now();
     while run.generation() < target {
         step_bar.reset();
@@ -323,6 +326,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
                 super::progress::hms(eta)
             ));
         }
+        let _turn = turn.take();
         for line in &lines {
             log_line(line)?;
             lines_out(line);
@@ -362,6 +366,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
             dir.display()
         ));
     }
+    let _turn = turn.take();
     for line in &summary {
         log_line(line)?;
         // With --jsonl, standard output holds JSON only.
