@@ -61,7 +61,7 @@ fn results_do_not_depend_on_threads() {
     assert_eq!(m.run(1, |_| {}).unwrap(), m.run(2, |_| {}).unwrap());
 }
 
-/// A stop keeps the schedule's unbroken beginning, however the threads split the batch, so
+/// A stop keeps the schedule's unbroken beginning, whatever order the threads finish in, so
 /// that a `--pgn` record resumes from the first game it lacks.
 #[test]
 fn a_stop_keeps_an_unbroken_beginning() {

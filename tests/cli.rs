@@ -225,6 +225,61 @@ fn a_stopped_match_resumes_to_the_same_games_and_result() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A match writes each game to its PGN as soon as every earlier game is done, so a match
+/// killed outright (no Ctrl-C, no chance to clean up) keeps an unbroken beginning of its
+/// games, and `--resume` completes it to the match played in one go.
+#[test]
+fn a_killed_match_keeps_its_finished_games_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("qitune-killed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let args = |pgn: &str| -> Vec<String> {
+        let fixed = "match --a default --b material --nodes 300 --games 40 --seed 3 --threads 2 --quiet";
+        let mut v: Vec<String> = fixed.split(' ').map(str::to_string).collect();
+        v.extend(["--pgn".to_string(), path(pgn)]);
+        v
+    };
+    qitune().args(args("whole.pgn")).assert().success();
+    let rounds = |name: &str| -> Vec<usize> {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.strip_prefix("[Round \"")?.strip_suffix("\"]")?.parse().ok())
+            .collect()
+    };
+
+    let bin = assert_cmd::cargo::cargo_bin("qitune");
+    let mut child = std::process::Command::new(bin)
+        .args(args("part.pgn"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Games must reach the file while the match still plays (40 games are fewer than one
+    // batch of the old runner, which wrote nothing before the end).
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the match ended ({status}) before its PGN held 4 games");
+        }
+        if rounds("part.pgn").len() >= 4 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = rounds("part.pgn");
+    assert!(kept.len() >= 4 && kept.len() < 40, "{kept:?}");
+    assert_eq!(kept, (1..=kept.len()).collect::<Vec<_>>());
+
+    let mut resumed = args("part.pgn");
+    resumed.push("--resume".to_string());
+    qitune().args(resumed).assert().success();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(read("whole.pgn"), read("part.pgn"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn match_inputs_are_checked() {
     rejects(

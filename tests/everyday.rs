@@ -334,8 +334,8 @@ fn an_output_file_in_a_missing_folder_is_refused_before_any_game() {
     );
 }
 
-/// A match longer than a batch (64 games a thread) writes every counted game to its PGN in
-/// schedule order and sums them all in its JSON, holding only a batch at a time.
+/// A long match writes every counted game to its PGN in schedule order and sums them all in
+/// its JSON, holding only a running summary and the games under way.
 #[test]
 fn a_long_match_streams_its_games_in_schedule_order() {
     let dir = std::env::temp_dir().join(format!("qitune-stream-{}", std::process::id()));

@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The ply cap of every game unless a user sets another (`match --max-plies`, a run's
 /// `max_plies`): long enough that nearly every decided game ends before it.
@@ -169,6 +169,59 @@ impl Runner {
     /// `play(i)` for every `i` in `indices`, in parallel, in index order.
     pub fn map<T: Send>(&self, indices: Range<usize>, play: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         self.pool.install(|| indices.into_par_iter().map(play).collect())
+    }
+
+    /// `play(i)` for `i` from `indices.start` on, each result handed to `keep` in index order
+    /// as soon as every earlier one has been: the threads take indices in order, so at most
+    /// one result per thread waits for an earlier game, and what `keep` has seen is always
+    /// the unbroken beginning of `indices`. No index starts once `stop` is set or `keep` has
+    /// returned false (the games under way finish; after a false their results are dropped).
+    pub fn stream<T: Send>(
+        &self,
+        indices: Range<usize>,
+        stop: &AtomicBool,
+        play: impl Fn(usize) -> T + Sync,
+        keep: impl FnMut(T) -> bool + Send,
+    ) {
+        struct Order<T, K> {
+            next: usize,
+            waiting: std::collections::BTreeMap<usize, T>,
+            keep: K,
+        }
+        let claimed = AtomicUsize::new(indices.start);
+        let ended = AtomicBool::new(false);
+        let order = Mutex::new(Order {
+            next: indices.start,
+            waiting: std::collections::BTreeMap::new(),
+            keep,
+        });
+        let worker = || {
+            while !stop.load(Ordering::Relaxed) && !ended.load(Ordering::Relaxed) {
+                let index = claimed.fetch_add(1, Ordering::Relaxed);
+                if index >= indices.end {
+                    break;
+                }
+                let result = play(index);
+                let mut order = order.lock().unwrap_or_else(|e| e.into_inner());
+                let order = &mut *order;
+                if ended.load(Ordering::Relaxed) {
+                    break;
+                }
+                order.waiting.insert(index, result);
+                while let Some(result) = order.waiting.remove(&order.next) {
+                    order.next += 1;
+                    if !(order.keep)(result) {
+                        ended.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        };
+        self.pool.scope(|s| {
+            for _ in 0..self.pool.current_num_threads() {
+                s.spawn(|_| worker());
+            }
+        });
     }
 }
 
@@ -376,8 +429,8 @@ impl<G: Game> Played<G> {
 impl<G: Game> Match<G> {
     /// Plays every game on a pool of `threads` workers, calling `done` as each finishes.
     /// The results come back in schedule order, the same for any number of threads. With an
-    /// SPRT, games are played in batches of a fixed size and the match ends at the first
-    /// game pair (in schedule order) after which the test decides; later games are dropped.
+    /// SPRT, the match ends at the first game pair (in schedule order) after which the test
+    /// decides; games already under way then are dropped.
     pub fn run(
         &self,
         threads: usize,
@@ -389,16 +442,16 @@ impl<G: Game> Match<G> {
     }
 
     /// As [`Match::run`], but every game counted goes to `keep` in schedule order instead of
-    /// into a list, so that a match of any length holds only a batch of games at a time; and
-    /// once `stop` is set no further game starts: the games already under way finish, and
-    /// those of them before the first game not played are kept. Returns the number of games
-    /// kept.
+    /// into a list, as soon as every game before it is done, so that a match of any length
+    /// holds about one game per thread at a time and a crash loses only the games under way;
+    /// once `stop` is set no further game starts, and the games already under way finish and
+    /// are kept. Returns the number of games kept.
     pub fn run_until(
         &self,
         threads: usize,
         stop: &AtomicBool,
         done: impl Fn(&Played<G>) + Sync,
-        keep: impl FnMut(Played<G>),
+        keep: impl FnMut(Played<G>) + Send,
     ) -> Result<usize, ArenaError> {
         self.run_from(0, stats::Wdl::default(), threads, stop, done, keep)
     }
@@ -413,45 +466,27 @@ impl<G: Game> Match<G> {
         threads: usize,
         stop: &AtomicBool,
         done: impl Fn(&Played<G>) + Sync,
-        mut keep: impl FnMut(Played<G>),
+        mut keep: impl FnMut(Played<G>) + Send,
     ) -> Result<usize, ArenaError> {
-        // An SPRT looks at the results after every batch. Without one, batches only bound
-        // the games held at once; they are long enough that a batch's last games leave the
-        // threads idle for a small share of the match.
-        let batch = if self.sprt.is_some() {
-            64
-        } else {
-            64 * threads.max(1)
-        };
         let runner = Runner::new(threads)?;
         let mut kept = 0;
         let mut wdl = prior;
-        let mut next = first;
-        while next < self.games && !stop.load(Ordering::Relaxed) {
-            let end = (next + batch).min(self.games);
-            let games = runner.map(next..end, |index| {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
+        runner.stream(
+            first..self.games,
+            stop,
+            |index| {
                 let p = self.play(index, &runner.engines);
                 done(&p);
-                Some(p)
-            });
-            next = end;
-            // After a stop, only the games before the first one that never started count: the
-            // threads work on far-apart parts of a batch, and a resumed match goes on from the
-            // first game missing, so what is kept must be the schedule's unbroken beginning.
-            for p in games.into_iter().map_while(std::convert::identity) {
+                p
+            },
+            |p| {
                 wdl.add(p.a_result());
                 keep(p);
                 kept += 1;
-                if let Some(t) = self.sprt {
-                    if (first + kept) % 2 == 0 && t.decide(&wdl).is_some() {
-                        return Ok(kept);
-                    }
-                }
-            }
-        }
+                // An SPRT decides after a whole pair, so that both colours of an opening count.
+                !(self.sprt).is_some_and(|t| (first + kept) % 2 == 0 && t.decide(&wdl).is_some())
+            },
+        );
         Ok(kept)
     }
 

@@ -251,8 +251,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     };
     let prior = summary.wdl;
 
-    // Counted games go to the PGN file in schedule order as their batch ends (a crash or
-    // Ctrl-C keeps them), and only a running summary stays in memory, however long the match.
+    // Counted games go to the PGN file in schedule order as soon as every earlier game is
+    // done (a crash loses only the games under way), and only a running summary stays in
+    // memory, however long the match.
     let mut pgn_file = match &args.pgn {
         Some(path) => {
             let file = std::fs::OpenOptions::new()
