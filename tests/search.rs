@@ -1,6 +1,7 @@
 //! The engine's search: forced mates at the right distance, legal answers everywhere,
 //! determinism, and limits.
 
+use qitune::params::Params;
 use qitune::xiangqi::eval::Weights;
 use qitune::xiangqi::search::{mate_in_moves, Limits, Searcher, MATE};
 use qitune::xiangqi::{Board, Move, Xiangqi};
@@ -33,11 +34,28 @@ fn loses_within(b: &mut Board, n: u32) -> bool {
 }
 
 fn search(fen: &str, limits: Limits) -> qitune::xiangqi::search::SearchResult {
+    search_with(Weights::default(), fen, limits)
+}
+
+fn search_with(weights: Weights, fen: &str, limits: Limits) -> qitune::xiangqi::search::SearchResult {
     let game = Xiangqi::from_fen(fen).unwrap();
-    Searcher::new(Weights::default(), 8).search(&game, &limits, |_| {})
+    Searcher::new(weights, 8).search(&game, &limits, |_| {})
+}
+
+/// The built-in weights with the search knobs `settings` changed.
+fn with_knobs(settings: &[(&str, i64)]) -> Weights {
+    let mut p = Params::defaults(qitune::xiangqi::eval::specs());
+    for &(name, value) in settings {
+        p.set(name, value).unwrap();
+    }
+    Weights::new(&p)
 }
 
 fn check_mate(fen: &str, moves: u32) {
+    check_mate_with(Weights::default(), fen, moves);
+}
+
+fn check_mate_with(weights: Weights, fen: &str, moves: u32) {
     let mut b = Board::from_fen(fen).unwrap();
     assert!(wins_in(&mut b, moves), "{fen} is a mate in {moves}");
     assert!(
@@ -46,7 +64,7 @@ fn check_mate(fen: &str, moves: u32) {
         moves - 1
     );
     // Reductions can hide a quiet first move for a few plies; the depth leaves room for that.
-    let r = search(fen, Limits::depth(12));
+    let r = search_with(weights, fen, Limits::depth(12));
     assert_eq!(r.score, MATE - (2 * moves as i32 - 1), "{fen}: score {}", r.score);
     assert_eq!(mate_in_moves(r.score), Some(moves as i32));
     let best = r.best.unwrap();
@@ -85,6 +103,24 @@ fn mates_in_three() {
         "9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w",
     ] {
         check_mate(fen, 3);
+    }
+}
+
+/// ProbCut (off by default) changes the search and still finds every mate at its distance.
+#[test]
+fn probcut_keeps_mates_exact() {
+    let probcut = || with_knobs(&[("search_probcut_margin", 120)]);
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    let on = search_with(probcut(), fen, Limits::depth(9));
+    let off = search(fen, Limits::depth(9));
+    assert_ne!(on.nodes, off.nodes, "ProbCut pruned nothing");
+    for (fen, moves) in [
+        ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
+        ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
+        ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
+        ("9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w", 3),
+    ] {
+        check_mate_with(probcut(), fen, moves);
     }
 }
 

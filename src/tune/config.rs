@@ -581,6 +581,7 @@ mod tests {
                 "search_lmp_base",
                 "search_null_reduction",
                 "search_aspiration_window",
+                "search_probcut_margin",
                 "time_moves_left"
             ]
         );

@@ -5,12 +5,13 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 7] = [
+pub(super) const SPECS: [Spec; 8] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
     Spec::search_knob("search_null_reduction", 2, 1, 5, 3),
     Spec::search_knob("search_aspiration_window", 40, 10, 200, 8),
+    Spec::search_knob("search_probcut_margin", 0, 0, 400, 8),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
 ];
@@ -27,6 +28,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         }
         "search_null_reduction" => "search: null-move reduction at depth 3 (grows by a ply per 4 of depth)",
         "search_aspiration_window" => "search: half-width of the first aspiration window",
+        "search_probcut_margin" => {
+            "search: ProbCut's margin over beta for a capture's reduced search (depth 5 and more; 0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -43,6 +47,8 @@ pub struct Knobs {
     pub lmp_base: i32,
     pub null_reduction: i32,
     pub aspiration_window: i32,
+    /// 0 turns ProbCut off.
+    pub probcut_margin: i32,
     pub time: TimeKnobs,
 }
 
@@ -64,9 +70,10 @@ impl Knobs {
             lmp_base: values[2],
             null_reduction: values[3],
             aspiration_window: values[4],
+            probcut_margin: values[5],
             time: TimeKnobs {
-                moves_left: positive(values[5]),
-                hard_share: positive(values[6]),
+                moves_left: positive(values[6]),
+                hard_share: positive(values[7]),
             },
         }
     }

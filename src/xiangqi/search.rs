@@ -13,7 +13,7 @@
 //! are deterministic.
 
 use super::bitboard::Bitboard;
-use super::board::Board;
+use super::board::{Board, Undo};
 use super::correction::Correction;
 use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
@@ -46,6 +46,9 @@ const FUTILITY_DEPTH: i32 = 3;
 /// Late-move pruning: up to this depth, past `base + 2 depth^2` quiet moves, the remaining
 /// quiet moves that cannot give check are not searched.
 const LMP_DEPTH: i32 = 3;
+
+/// ProbCut's shallowest node: its verification searches to depth - 4.
+const PROBCUT_DEPTH: i32 = 5;
 
 /// What limits a search. With no limit at all the search runs until stopped.
 #[derive(Clone, Debug, Default)]
@@ -434,18 +437,11 @@ impl Searcher {
         if depth > 1 {
             self.tt.prefetch(board.hash_after(mv));
         }
-        self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
-        let undo = board.make(mv);
-        self.path.push(Ply { mv, undo });
-        let gives_check = board.in_check();
+        let undo = self.enter(board, mv, ply);
+        let gives_check = self.frames[ply + 1].in_check;
         if depth == 1 && gives_check {
             self.tt.prefetch(board.hash());
         }
-        let last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
-        let next = &mut self.frames[ply + 1];
-        next.in_check = gives_check;
-        next.after_null = false;
-        next.last = last;
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
@@ -475,9 +471,27 @@ impl Searcher {
             }
             s
         };
+        self.leave(board, mv, undo);
+        score
+    }
+
+    /// Makes `mv` at `ply` and sets up the next ply's frame (its evaluation terms, whether
+    /// it is in check, the move that led to it).
+    fn enter(&mut self, board: &mut Board, mv: Move, ply: usize) -> Undo {
+        self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
+        let undo = board.make(mv);
+        self.path.push(Ply { mv, undo });
+        let next = &mut self.frames[ply + 1];
+        next.in_check = board.in_check();
+        next.after_null = false;
+        next.last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
+        undo
+    }
+
+    /// Takes back `mv`, made by [`Searcher::enter`].
+    fn leave(&mut self, board: &mut Board, mv: Move, undo: Undo) {
         self.path.pop();
         board.unmake(mv, undo);
-        score
     }
 
     /// The alpha-beta search of the node at `ply`; the frame at `ply` says whether it is in
@@ -584,6 +598,25 @@ impl Searcher {
             }
         }
 
+        // ProbCut: a capture whose reduced search beats beta by a margin would almost surely
+        // make the full search fail high too. Skipped when the table already holds a search
+        // nearly as deep that stayed below the raised bound.
+        let probcut_margin = self.knobs.probcut_margin;
+        if prunable && probcut_margin > 0 && depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND {
+            let raised = beta + probcut_margin;
+            if !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < raised) {
+                let base = corrected.unwrap_or_else(|| {
+                    self.weights.material_estimate(board, self.frames[ply].psq) + correction
+                });
+                if let Some(score) = self.probcut(board, depth, raised, ply, base, eval) {
+                    return score;
+                }
+                if self.aborted {
+                    return 0;
+                }
+            }
+        }
+
         // Futility: far enough below alpha, quiet moves cannot bring the score back. The lazy
         // bounds settle most nodes without the full evaluation.
         let futile = prunable && depth <= FUTILITY_DEPTH && alpha.abs() < MATE_BOUND && {
@@ -664,6 +697,55 @@ impl Searcher {
         self.learn_correction(board, &best, depth, bound, eval.map(|e| e + correction));
         self.tt.store(hash, ply, best.mv, best.score, depth, bound, eval);
         best.score
+    }
+
+    /// ProbCut's captures at a node of `depth`: those that win or trade material and whose
+    /// gain could lift `base` (the corrected evaluation) to `raised`, each searched with a
+    /// null window at `raised`, first by quiescence and then to depth - 4. The first that
+    /// holds is the node's score (stored as a lower bound at depth - 3).
+    fn probcut(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        raised: Score,
+        ply: usize,
+        base: Score,
+        eval: Option<Score>,
+    ) -> Option<Score> {
+        let them = board.turn().flip();
+        let captures = board.legal_moves_to_in(board.by_color(them), false);
+        let n = self.score_moves(board, &captures, None, ply, 0, None);
+        for i in 0..n {
+            let mv = pick(&mut self.frames[ply].keys[..n], i);
+            if order_score(self.frames[ply].keys[i]) < CAPTURE_BASE {
+                break;
+            }
+            let victim = board.piece_at(mv.to()).expect("a capture lands on a piece");
+            let mover = board.piece_at(mv.from()).expect("a move starts on a piece");
+            let mut gain = self.weights.value(victim.role);
+            if mover.role != Role::King && board.attackers_of(them, mv.to()).any() {
+                gain -= self.weights.value(mover.role);
+            }
+            if base + gain < raised {
+                continue;
+            }
+            let undo = self.enter(board, mv, ply);
+            let in_check = self.frames[ply + 1].in_check;
+            let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check);
+            if score >= raised && !self.aborted {
+                score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, Node::NonPv);
+            }
+            self.leave(board, mv, undo);
+            if self.aborted {
+                return None;
+            }
+            if score >= raised {
+                self.tt
+                    .store(board.hash(), ply, Some(mv), score, depth - 3, Bound::Lower, eval);
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Teaches the correction history the node's searched score when it says more than the
