@@ -190,16 +190,7 @@ pub fn score_moves(
         let score = if Some(mv) == hints.hash_move {
             HASH_MOVE
         } else if let Some(victim) = board.piece_at(mv.to()) {
-            let v = weights.value(victim.role);
-            let a = if mover.role == Role::King {
-                0
-            } else {
-                weights.value(mover.role)
-            };
-            let protected = match defended {
-                Some(map) => map.contains(mv.to()),
-                None => board.attackers_of(board.turn().flip(), mv.to()).any(),
-            };
+            let (v, a, protected) = capture_terms(board, weights, mv, mover, victim, defended);
             if !protected {
                 CAPTURE_BASE + 16 * v
             } else if v >= a {
@@ -217,6 +208,30 @@ pub fn score_moves(
         out[i] = order_key(score, i, mv);
     }
     moves.len()
+}
+
+/// What a capture of `victim` by `mover` stakes: the victim's value, the capturer's (0 for
+/// the king, which no protector can take back) and whether the victim is protected (from
+/// `defended`, the opponent's attack map, when the caller has it).
+#[inline]
+pub fn capture_terms(
+    board: &Board,
+    weights: &Weights,
+    mv: Move,
+    mover: Piece,
+    victim: Piece,
+    defended: Option<Bitboard>,
+) -> (i32, i32, bool) {
+    let a = if mover.role == Role::King {
+        0
+    } else {
+        weights.value(mover.role)
+    };
+    let protected = match defended {
+        Some(map) => map.contains(mv.to()),
+        None => board.attackers_of(board.turn().flip(), mv.to()).any(),
+    };
+    (weights.value(victim.role), a, protected)
 }
 
 /// A move, its ordering score and its place in the generated list in one integer that

@@ -19,8 +19,8 @@ use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
 use super::movepick::{
-    self, key_move, order_score, pick, ContinuationHistory, Hints, History, LastMove, Stage, CAPTURE_BASE,
-    PICKED,
+    self, capture_terms, key_move, order_score, pick, ContinuationHistory, Hints, History, LastMove, Stage,
+    CAPTURE_BASE, PICKED,
 };
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
@@ -712,8 +712,7 @@ impl Searcher {
         base: Score,
         eval: Option<Score>,
     ) -> Option<Score> {
-        let them = board.turn().flip();
-        let captures = board.legal_moves_to_in(board.by_color(them), false);
+        let captures = board.legal_moves_to_in(board.by_color(board.turn().flip()), false);
         let n = self.score_moves(board, &captures, None, ply, 0, None);
         for i in 0..n {
             let mv = pick(&mut self.frames[ply].keys[..n], i);
@@ -722,10 +721,8 @@ impl Searcher {
             }
             let victim = board.piece_at(mv.to()).expect("a capture lands on a piece");
             let mover = board.piece_at(mv.from()).expect("a move starts on a piece");
-            let mut gain = self.weights.value(victim.role);
-            if mover.role != Role::King && board.attackers_of(them, mv.to()).any() {
-                gain -= self.weights.value(mover.role);
-            }
+            let (v, a, protected) = capture_terms(board, &self.weights, mv, mover, victim, None);
+            let gain = if protected { v - a } else { v };
             if base + gain < raised {
                 continue;
             }
