@@ -217,8 +217,10 @@ impl Runner {
                 }
             }
         };
-        self.pool.scope(|s| {
-            for _ in 0..self.pool.current_num_threads() {
+        // Only the pool goes into the scope (a runner with an MPI cluster is not Sync).
+        let pool = &self.pool;
+        pool.scope(|s| {
+            for _ in 0..pool.current_num_threads() {
                 s.spawn(|_| worker());
             }
         });
