@@ -106,21 +106,31 @@ fn mates_in_three() {
     }
 }
 
-/// ProbCut (off by default) changes the search and still finds every mate at its distance.
+/// Each search knob that is off by default (ProbCut, correction by piece placement, more
+/// reduction beside a capturing hash move, history pruning, extending only checks that keep
+/// their piece) changes the search when set, and
+/// the search still finds every mate at its distance.
 #[test]
-fn probcut_keeps_mates_exact() {
-    let probcut = || with_knobs(&[("search_probcut_margin", 120)]);
+fn search_knobs_keep_mates_exact() {
     let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
-    let on = search_with(probcut(), fen, Limits::depth(9));
     let off = search(fen, Limits::depth(9));
-    assert_ne!(on.nodes, off.nodes, "ProbCut pruned nothing");
-    for (fen, moves) in [
-        ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
-        ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
-        ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
-        ("9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w", 3),
+    for knob in [
+        ("search_probcut_margin", 120),
+        ("search_correction_pieces", 32),
+        ("search_lmr_tt_capture", 1),
+        ("search_history_prune", 1000),
+        ("search_check_extension_safe", 1),
     ] {
-        check_mate_with(probcut(), fen, moves);
+        let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
+        assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);
+        for (fen, moves) in [
+            ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
+            ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
+            ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
+            ("9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w", 3),
+        ] {
+            check_mate_with(with_knobs(&[knob]), fen, moves);
+        }
     }
 }
 

@@ -582,6 +582,10 @@ mod tests {
                 "search_null_reduction",
                 "search_aspiration_window",
                 "search_probcut_margin",
+                "search_correction_pieces",
+                "search_lmr_tt_capture",
+                "search_history_prune",
+                "search_check_extension_safe",
                 "time_moves_left"
             ]
         );

@@ -5,13 +5,17 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 8] = [
+pub(super) const SPECS: [Spec; 12] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
     Spec::search_knob("search_null_reduction", 2, 1, 5, 3),
     Spec::search_knob("search_aspiration_window", 40, 10, 200, 8),
     Spec::search_knob("search_probcut_margin", 0, 0, 400, 8),
+    Spec::search_knob("search_correction_pieces", 0, 0, 64, 7),
+    Spec::search_knob("search_lmr_tt_capture", 0, 0, 2, 2),
+    Spec::search_knob("search_history_prune", 0, 0, 8000, 13),
+    Spec::search_knob("search_check_extension_safe", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
 ];
@@ -31,6 +35,18 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_probcut_margin" => {
             "search: ProbCut's margin over beta for a capture's reduced search (depth 5 and more; 0: off)"
         }
+        "search_correction_pieces" => {
+            "search: weight (32nds) of the correction history by each side's placement of pieces other than pawns (0: off)"
+        }
+        "search_lmr_tt_capture" => {
+            "search: plies more of late-move reduction for quiet moves where the hash move is a capture"
+        }
+        "search_history_prune" => {
+            "search: quiet moves whose history is below -this x depth are pruned (depth 3 and less; 0: off)"
+        }
+        "search_check_extension_safe" => {
+            "search: 1 extends only checks whose checking piece is protected or not attacked (0: every check)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -49,6 +65,14 @@ pub struct Knobs {
     pub aspiration_window: i32,
     /// 0 turns ProbCut off.
     pub probcut_margin: i32,
+    /// 0 leaves the correction history by piece placement out.
+    pub correction_pieces: i32,
+    /// Extra plies of reduction for late quiet moves where the hash move is a capture.
+    pub lmr_tt_capture: i32,
+    /// History pruning's threshold per ply of depth; 0 turns it off.
+    pub history_prune: i32,
+    /// 1: a check is extended only when its checking piece is not free to take.
+    pub check_extension_safe: i32,
     pub time: TimeKnobs,
 }
 
@@ -71,9 +95,13 @@ impl Knobs {
             null_reduction: values[3],
             aspiration_window: values[4],
             probcut_margin: values[5],
+            correction_pieces: values[6],
+            lmr_tt_capture: values[7],
+            history_prune: values[8],
+            check_extension_safe: values[9],
             time: TimeKnobs {
-                moves_left: positive(values[6]),
-                hard_share: positive(values[7]),
+                moves_left: positive(values[10]),
+                hard_share: positive(values[11]),
             },
         }
     }

@@ -46,6 +46,10 @@ const FUTILITY_DEPTH: i32 = 3;
 /// Late-move pruning: up to this depth, past `base + 2 depth^2` quiet moves, the remaining
 /// quiet moves that cannot give check are not searched.
 const LMP_DEPTH: i32 = 3;
+/// History pruning (knob `search_history_prune`): up to this depth, off the principal
+/// variation and out of check, quiet moves that cannot give check and whose history plus
+/// continuation history is below -knob × depth are not searched (after the first move).
+const HISTORY_PRUNE_DEPTH: i32 = 3;
 
 /// ProbCut's shallowest node: its verification searches to depth - 4.
 const PROBCUT_DEPTH: i32 = 5;
@@ -156,7 +160,7 @@ impl Searcher {
     /// A searcher that uses `tt`, perhaps shared with other searchers.
     pub fn with_table(weights: Weights, tt: Arc<Tt>) -> Searcher {
         let lazy_margin = weights.positional_margin();
-        Searcher {
+        let mut searcher = Searcher {
             knobs: *weights.knobs(),
             weights,
             tt,
@@ -176,7 +180,11 @@ impl Searcher {
             root_partial: None,
             lazy_margin,
             evals: EvalCache::new(),
-        }
+        };
+        searcher
+            .correction
+            .set_pieces_weight(searcher.knobs.correction_pieces);
+        searcher
     }
 
     pub fn weights(&self) -> &Weights {
@@ -186,6 +194,7 @@ impl Searcher {
     pub fn set_weights(&mut self, weights: Weights) {
         self.lazy_margin = weights.positional_margin();
         self.knobs = *weights.knobs();
+        self.correction.set_pieces_weight(self.knobs.correction_pieces);
         self.weights = weights;
         self.evals.clear();
     }
@@ -451,6 +460,7 @@ impl Searcher {
                 let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index);
                 r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32;
+                r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
                 r.clamp(0, depth - 2)
             } else {
                 0
@@ -488,6 +498,21 @@ impl Searcher {
         undo
     }
 
+    /// Whether the check at `ply` earns its extension: always, unless the knob
+    /// `search_check_extension_safe` asks that the checking piece (the one that last moved)
+    /// not be free to take, unprotected and attacked.
+    #[inline]
+    fn extends_check(&self, board: &Board, ply: usize) -> bool {
+        if self.knobs.check_extension_safe == 0 {
+            return true;
+        }
+        let Some((_, at)) = self.frames[ply].last else {
+            return true;
+        };
+        let us = board.turn();
+        board.attackers_of(us.flip(), at).any() || !board.attackers_of(us, at).any()
+    }
+
     /// Takes back `mv`, made by [`Searcher::enter`].
     fn leave(&mut self, board: &mut Board, mv: Move, undo: Undo) {
         self.path.pop();
@@ -516,7 +541,7 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        if in_check {
+        if in_check && self.extends_check(board, ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -637,6 +662,11 @@ impl Searcher {
                 }
             }
         };
+        let history_floor = if prunable && depth <= HISTORY_PRUNE_DEPTH && self.knobs.history_prune > 0 {
+            -self.knobs.history_prune * depth
+        } else {
+            i32::MIN
+        };
         let quiet_limit = if prunable && depth <= LMP_DEPTH {
             (self.knobs.lmp_base + 2 * depth * depth) as usize
         } else {
@@ -655,6 +685,7 @@ impl Searcher {
                 .and_then(|h| h.mv)
                 .filter(|&m| board.is_legal(m));
         }
+        self.frames[ply].tt_capture = tt_move.is_some_and(|m| board.piece_at(m.to()).is_some());
 
         let alpha_orig = alpha;
         let mut best = NodeBest {
@@ -674,6 +705,7 @@ impl Searcher {
             searched: 0,
             futile,
             quiet_limit,
+            history_floor,
             quiets: 0,
             check_zone: check_zone(board),
             captures: 0..0,
@@ -1126,7 +1158,10 @@ impl Searcher {
             if stage.skip.contains(&Some(mv)) {
                 continue;
             }
-            if floor.is_none() && board.piece_at(mv.to()).is_none() && stage.prunes(mv) {
+            if floor.is_none()
+                && board.piece_at(mv.to()).is_none()
+                && stage.prunes(mv, order_score(self.frames[ply].keys[i]))
+            {
                 continue;
             }
             // Past the first picks the keys are sorted, so the next move is known: start
@@ -1187,6 +1222,8 @@ struct Frame {
     /// The move that led here, for the continuation history (none at the root or after a
     /// null move).
     last: LastMove,
+    /// Whether this node's hash move is a capture (late quiet moves may then be reduced more).
+    tt_capture: bool,
     /// Move-ordering keys (see [`movepick::order_key`]), kept here so that no node clears
     /// a fresh array.
     keys: [i64; MAX_MOVES],
@@ -1202,6 +1239,7 @@ impl Default for Frame {
             in_check: false,
             after_null: false,
             last: None,
+            tt_capture: false,
             keys: [0; MAX_MOVES],
         }
     }
@@ -1238,6 +1276,8 @@ struct StageSearch {
     /// the first `quiet_limit` quiet moves (late-move pruning).
     futile: bool,
     quiet_limit: usize,
+    /// Quiet moves whose ordering score (history) is below this are pruned.
+    history_floor: i32,
     /// Quiet moves searched so far.
     quiets: usize,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
@@ -1247,12 +1287,13 @@ struct StageSearch {
 }
 
 impl StageSearch {
-    /// Whether the quiet move `mv` is pruned here: it cannot give check, a move has been
-    /// searched already, and futility or the quiet-move count rules it out.
+    /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: it cannot
+    /// give check, a move has been searched already, and futility, the quiet-move count or
+    /// its history rules it out.
     #[inline]
-    fn prunes(&self, mv: Move) -> bool {
+    fn prunes(&self, mv: Move, score: i32) -> bool {
         self.searched > 0
-            && (self.futile || self.quiets >= self.quiet_limit)
+            && (self.futile || self.quiets >= self.quiet_limit || score < self.history_floor)
             && !self.check_zone.contains(mv.from())
             && !self.check_zone.contains(mv.to())
     }
