@@ -120,6 +120,9 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmr_tt_capture", 1),
         ("search_history_prune", 1000),
         ("search_check_extension_safe", 1),
+        ("search_razor_margin", 300),
+        ("search_lmr_bad_captures", 1),
+        ("search_futility_lmr_depth", 6),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -586,6 +586,9 @@ mod tests {
                 "search_lmr_tt_capture",
                 "search_history_prune",
                 "search_check_extension_safe",
+                "search_razor_margin",
+                "search_lmr_bad_captures",
+                "search_futility_lmr_depth",
                 "time_moves_left"
             ]
         );

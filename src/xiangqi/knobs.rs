@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 12] = [
+pub(super) const SPECS: [Spec; 15] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -16,6 +16,9 @@ pub(super) const SPECS: [Spec; 12] = [
     Spec::search_knob("search_lmr_tt_capture", 0, 0, 2, 2),
     Spec::search_knob("search_history_prune", 0, 0, 8000, 13),
     Spec::search_knob("search_check_extension_safe", 0, 0, 1, 1),
+    Spec::search_knob("search_razor_margin", 0, 0, 1000, 10),
+    Spec::search_knob("search_lmr_bad_captures", 0, 0, 1, 1),
+    Spec::search_knob("search_futility_lmr_depth", 0, 0, 10, 4),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
 ];
@@ -47,6 +50,13 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_check_extension_safe" => {
             "search: 1 extends only checks whose checking piece is protected or not attacked (0: every check)"
         }
+        "search_razor_margin" => {
+            "search: razoring margin per ply of depth: below alpha by it, a quiescence search that stays below decides (depth 3 and less; 0: off)"
+        }
+        "search_lmr_bad_captures" => "search: 1 reduces losing captures as late quiet moves are (0: never reduced)",
+        "search_futility_lmr_depth" => {
+            "search: futility also per quiet move by its reduced depth, where that is below this (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -73,6 +83,12 @@ pub struct Knobs {
     pub history_prune: i32,
     /// 1: a check is extended only when its checking piece is not free to take.
     pub check_extension_safe: i32,
+    /// Razoring's margin per ply of depth; 0 turns it off.
+    pub razor_margin: i32,
+    /// 1: losing captures are reduced as late quiet moves are.
+    pub lmr_bad_captures: i32,
+    /// Per-move futility by the reduced depth, where that is below this; 0 turns it off.
+    pub futility_lmr_depth: i32,
     pub time: TimeKnobs,
 }
 
@@ -99,9 +115,12 @@ impl Knobs {
             lmr_tt_capture: values[7],
             history_prune: values[8],
             check_extension_safe: values[9],
+            razor_margin: values[10],
+            lmr_bad_captures: values[11],
+            futility_lmr_depth: values[12],
             time: TimeKnobs {
-                moves_left: positive(values[10]),
-                hard_share: positive(values[11]),
+                moves_left: positive(values[13]),
+                hard_share: positive(values[14]),
             },
         }
     }

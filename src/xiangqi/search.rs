@@ -50,6 +50,8 @@ const LMP_DEPTH: i32 = 3;
 /// variation and out of check, quiet moves that cannot give check and whose history plus
 /// continuation history is below -knob × depth are not searched (after the first move).
 const HISTORY_PRUNE_DEPTH: i32 = 3;
+/// Razoring's depth limit (the knob `search_razor_margin` turns it on).
+const RAZOR_DEPTH: i32 = 3;
 
 /// ProbCut's shallowest node: its verification searches to depth - 4.
 const PROBCUT_DEPTH: i32 = 5;
@@ -399,7 +401,8 @@ impl Searcher {
         let alpha_orig = alpha;
         for i in 0..n {
             let mv = pick(&mut self.frames[0].keys[..n], i);
-            let score = self.child(board, mv, depth, alpha, beta, 0, i, Node::Pv);
+            let quiet = board.piece_at(mv.to()).is_none();
+            let score = self.child(board, mv, depth, alpha, beta, 0, i, Node::Pv, quiet);
             if self.aborted {
                 return best;
             }
@@ -425,7 +428,8 @@ impl Searcher {
         best
     }
 
-    /// Makes `mv`, searches the child with PVS and late-move reductions, and unmakes it.
+    /// Makes `mv`, searches the child with PVS and (when `reducible` and late) late-move
+    /// reductions, and unmakes it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn child(
@@ -438,8 +442,8 @@ impl Searcher {
         ply: usize,
         index: usize,
         node: Node,
+        reducible: bool,
     ) -> Score {
-        let quiet = board.piece_at(mv.to()).is_none();
         // Only a child with depth left probes the table (quiescence does not; a check
         // extends, so a child at depth 1 may probe too). Prefetching before the move is made
         // gives the load the longest head start.
@@ -454,7 +458,7 @@ impl Searcher {
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
-            let reduction = if depth >= 3 && index >= 2 && quiet && !gives_check {
+            let reduction = if depth >= 3 && index >= 2 && reducible && !gives_check {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
                 // The move is made: its piece stands on its destination.
                 let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
@@ -511,6 +515,32 @@ impl Searcher {
         };
         let us = board.turn();
         board.attackers_of(us.flip(), at).any() || !board.attackers_of(us, at).any()
+    }
+
+    /// Whether the raw static evaluation is at most `needed`: from `eval` or the table's
+    /// `hit_eval` when known, else from the material estimate where the lazy margin settles
+    /// it, else evaluated (and kept in `eval`).
+    fn eval_at_most(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        eval: &mut Option<Score>,
+        hit_eval: Option<Score>,
+        needed: Score,
+    ) -> bool {
+        if let Some(e) = eval.or(hit_eval) {
+            return e <= needed;
+        }
+        let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
+        if estimate + self.lazy_margin <= needed {
+            true
+        } else if estimate - self.lazy_margin > needed {
+            false
+        } else {
+            let e = self.evaluate(board, ply).0;
+            *eval = Some(e);
+            e <= needed
+        }
     }
 
     /// Takes back `mv`, made by [`Searcher::enter`].
@@ -600,6 +630,29 @@ impl Searcher {
                 return eval - margin;
             }
         }
+        // Razoring: far enough below alpha, a quiescence search that stays below it decides.
+        let hit_eval = hit.and_then(|h| h.eval);
+        let razor = self.knobs.razor_margin;
+        if prunable
+            && razor > 0
+            && depth <= RAZOR_DEPTH
+            && alpha.abs() < MATE_BOUND
+            && self.eval_at_most(
+                board,
+                ply,
+                &mut eval,
+                hit_eval,
+                alpha - razor * depth - correction,
+            )
+        {
+            let score = self.quiescence(board, alpha, alpha + 1, ply, false);
+            if self.aborted {
+                return 0;
+            }
+            if score <= alpha {
+                return score;
+            }
+        }
         if let Some(eval) = corrected.filter(|_| null_allowed) {
             if eval >= beta {
                 let r = self.knobs.null_reduction + depth / 4;
@@ -644,23 +697,22 @@ impl Searcher {
 
         // Futility: far enough below alpha, quiet moves cannot bring the score back. The lazy
         // bounds settle most nodes without the full evaluation.
-        let futile = prunable && depth <= FUTILITY_DEPTH && alpha.abs() < MATE_BOUND && {
-            let needed = alpha - self.knobs.futility_margin * depth - correction;
-            match eval.or_else(|| hit.and_then(|h| h.eval)) {
-                Some(e) => e <= needed,
-                None => {
-                    let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
-                    if estimate + self.lazy_margin <= needed {
-                        true
-                    } else if estimate - self.lazy_margin > needed {
-                        false
-                    } else {
-                        let e = self.evaluate(board, ply).0;
-                        eval = Some(e);
-                        e <= needed
-                    }
-                }
-            }
+        let futile = prunable
+            && depth <= FUTILITY_DEPTH
+            && alpha.abs() < MATE_BOUND
+            && self.eval_at_most(
+                board,
+                ply,
+                &mut eval,
+                hit_eval,
+                alpha - self.knobs.futility_margin * depth - correction,
+            );
+        // Per-move futility by the reduced depth needs the evaluation itself.
+        let futility_base = if prunable && self.knobs.futility_lmr_depth > 0 && alpha.abs() < MATE_BOUND {
+            let raw = *eval.get_or_insert_with(|| hit_eval.unwrap_or_else(|| self.evaluate(board, ply).0));
+            raw + correction
+        } else {
+            Score::MAX / 2
         };
         let history_floor = if prunable && depth <= HISTORY_PRUNE_DEPTH && self.knobs.history_prune > 0 {
             -self.knobs.history_prune * depth
@@ -706,6 +758,8 @@ impl Searcher {
             futile,
             quiet_limit,
             history_floor,
+            futility_base,
+            losing_captures: false,
             quiets: 0,
             check_zone: check_zone(board),
             captures: 0..0,
@@ -1086,6 +1140,7 @@ impl Searcher {
                 let quiets = board.legal_moves_to_in(!board.occupied(), false);
                 let end = stage.captures.end;
                 let n = self.score_moves(board, &quiets, None, ply, end, None);
+                stage.losing_captures = true;
                 self.search_keys(board, node, stage, stage.captures.start..end + n, None)
             }
         }
@@ -1113,6 +1168,7 @@ impl Searcher {
             ply,
             stage.searched,
             stage.node,
+            quiet || (stage.losing_captures && self.knobs.lmr_bad_captures > 0),
         );
         stage.searched += 1;
         stage.quiets += quiet as usize;
@@ -1160,7 +1216,7 @@ impl Searcher {
             }
             if floor.is_none()
                 && board.piece_at(mv.to()).is_none()
-                && stage.prunes(mv, order_score(self.frames[ply].keys[i]))
+                && stage.prunes(mv, order_score(self.frames[ply].keys[i]), node.alpha, &self.knobs)
             {
                 continue;
             }
@@ -1278,6 +1334,11 @@ struct StageSearch {
     quiet_limit: usize,
     /// Quiet moves whose ordering score (history) is below this are pruned.
     history_floor: i32,
+    /// The corrected static evaluation for per-move futility by reduced depth (knob
+    /// `search_futility_lmr_depth`); out of reach of any alpha when that is off.
+    futility_base: Score,
+    /// Whether the stage under way is the losing captures' and quiet moves'.
+    losing_captures: bool,
     /// Quiet moves searched so far.
     quiets: usize,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
@@ -1291,11 +1352,26 @@ impl StageSearch {
     /// give check, a move has been searched already, and futility, the quiet-move count or
     /// its history rules it out.
     #[inline]
-    fn prunes(&self, mv: Move, score: i32) -> bool {
+    fn prunes(&self, mv: Move, score: i32, alpha: Score, knobs: &Knobs) -> bool {
         self.searched > 0
-            && (self.futile || self.quiets >= self.quiet_limit || score < self.history_floor)
+            && (self.futile
+                || self.quiets >= self.quiet_limit
+                || score < self.history_floor
+                || self.futile_by_reduced_depth(alpha, knobs))
             && !self.check_zone.contains(mv.from())
             && !self.check_zone.contains(mv.to())
+    }
+
+    /// Futility by the depth the next move would be searched to after its late-move
+    /// reduction, where that is below the knob `search_futility_lmr_depth`.
+    #[inline]
+    fn futile_by_reduced_depth(&self, alpha: Score, knobs: &Knobs) -> bool {
+        if self.futility_base >= alpha {
+            return false;
+        }
+        let reduced = (self.depth - 1 - late_move_reduction(self.depth, self.searched)).max(0);
+        reduced < knobs.futility_lmr_depth
+            && self.futility_base + knobs.futility_margin * (reduced + 1) <= alpha
     }
 }
 
