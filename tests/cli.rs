@@ -121,6 +121,47 @@ fn bench_last_line_has_nodes_and_nps() {
     assert!(regex_like_bench(last), "{last}");
 }
 
+#[test]
+fn bench_takes_a_weight_file_and_its_knobs() {
+    let nodes = |extra: &[&str]| {
+        let out = qitune()
+            .args(["bench", "--depth", "5"])
+            .args(extra)
+            .assert()
+            .success();
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        stdout
+            .lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("qitune-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("razor.json");
+    std::fs::write(
+        &file,
+        r#"{"game": "xiangqi", "format": 1, "params": {"search_razor_margin": 300}}"#,
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    assert_ne!(
+        nodes(&["--weights", path]),
+        nodes(&[]),
+        "the knob changed nothing"
+    );
+    rejects(&["bench", "--weights", "no/such.json"], "no/such.json");
+    rejects(
+        &["bench", "--game", "amazons", "--weights", path],
+        "--weights is for the Xiangqi bench",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn regex_like_bench(line: &str) -> bool {
     let w: Vec<&str> = line.split(' ').collect();
     w.len() == 5

@@ -1,7 +1,11 @@
 //! `qitune bench`: the fixed search benchmark.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
+use qitune::game::Game as _;
+use qitune::params::Params;
+use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::{bench, eval::Weights};
+use std::path::PathBuf;
 
 /// Search a fixed list of positions to a fixed depth (Amazons: UCT with fixed playouts); the
 /// node count is the engine's behaviour checksum.
@@ -15,10 +19,17 @@ pub struct Args {
     /// Search depth (the checksum is defined at the default).
     #[arg(long, default_value_t = bench::DEPTH)]
     depth: u32,
+    /// A weight file (Xiangqi): its weights and search knobs in place of the built-in ones,
+    /// to see what they do to the node count.
+    #[arg(long)]
+    weights: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<()> {
     if args.game == super::GameKind::Amazons {
+        if args.weights.is_some() {
+            bail!("--weights is for the Xiangqi bench (the Amazons bench has no weights)");
+        }
         let (playouts, secs) = qitune::amazons::search::bench(20_000);
         eprintln!("{secs:.3} s");
         println!(
@@ -27,7 +38,11 @@ pub fn run(args: Args) -> Result<()> {
         );
         return Ok(());
     }
-    let result = bench::run(&Weights::default(), args.depth, |i, nodes| {
+    let weights = match &args.weights {
+        Some(path) => Weights::new(&Params::load(path, XiangqiGame::NAME, XiangqiGame::specs())?),
+        None => Weights::default(),
+    };
+    let result = bench::run(&weights, args.depth, |i, nodes| {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
     });
     eprintln!("{:.3} s", result.elapsed.as_secs_f64());
