@@ -5,6 +5,7 @@ use qitune::arena::{Conditions, Match};
 use qitune::game::{Agent, Budget, Ending, OutsideEngine, Player, Protocol};
 use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::Board;
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
@@ -461,4 +462,38 @@ fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
     let reused = play(&outside, &[earlier, target]);
     let fresh = play(&embedded, &[target]);
     assert_eq!(reused[1].moves, fresh[0].moves);
+}
+
+#[test]
+fn a_description_with_a_folder_reads_its_program_and_files_from_where_it_says() {
+    // As scripts/sprt.sh writes them: a program path relative to the description, `dir` the
+    // description's folder, a weight file there, and the description named by a relative
+    // path from another folder.
+    let root = std::env::temp_dir().join(format!("qitune-desc-dir-{}", std::process::id()));
+    let (bin, desc) = (root.join("bin"), root.join("tests").join("one"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&desc).unwrap();
+    std::os::unix::fs::symlink(QITUNE, bin.join("qitune")).unwrap();
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/xiangqi-hand-set.json");
+    std::fs::copy(shipped, desc.join("weights.json")).unwrap();
+    std::fs::write(
+        desc.join("engine.json"),
+        r#"{"name": "one", "path": "../../bin/qitune", "args": ["engine", "--weights", "weights.json"],
+            "dir": ".", "protocol": "uci", "options": {"Hash": 1}}"#,
+    )
+    .unwrap();
+    let out = Command::new(QITUNE)
+        .current_dir(&root)
+        .args(["match", "--a", "tests/one/engine.json", "--b", "default"])
+        .args(["--games", "2", "--nodes", "300"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&root);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("2 games"), "{text}");
 }

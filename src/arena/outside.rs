@@ -364,7 +364,15 @@ impl Process {
             ending: Ending::Crash,
             what,
         };
-        let mut command = Command::new(&spec.path);
+        // The child starts in `dir`, where a relative program path (one with a folder in it;
+        // a bare name is looked up on PATH) would be read from: read it from here instead.
+        let program = match &spec.dir {
+            Some(_) if spec.path.is_relative() && spec.path.components().count() > 1 => {
+                std::path::absolute(&spec.path).unwrap_or_else(|_| spec.path.clone())
+            }
+            _ => spec.path.clone(),
+        };
+        let mut command = Command::new(program);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
