@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# An SPRT of search knobs against the built-in defaults at a real clock, both sides
+# An SPRT of search knobs or a weight file against the built-in defaults at a real clock, both sides
 # `qitune engine` played as outside engines (UCI, Hash 16 MB, one thread each), from the
 # middlegame set in random order. The test's files live in experiments/sprt/NAME/ (the two
 # engine descriptions, games.pgn, result.json); running the same command again after a stop,
 # a crash or the end of a sitting goes on from the games in games.pgn (a test already decided
 # says so and stops).
 #
-# Usage: scripts/sprt.sh NAME KNOB=VALUE...
+# Usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...]   (a weight file, knobs, or both)
 #   e.g. scripts/sprt.sh probcut-120 search_probcut_margin=120
+#        scripts/sprt.sh refine my-weights.json
+# A weight file is copied into the test's folder (the candidate plays `qitune engine
+# --weights` with the copy, so the test resumes without the original); knobs set after it
+# override its values.
 # Environment: TC (default 2+0.02), GAMES_AT_ONCE (default 2), BOUNDS (Elo0,Elo1; default
 # 0,10), MAX_GAMES (default 20000). The seed of the opening order comes from NAME.
 set -euo pipefail
 usage() {
-    echo "usage: scripts/sprt.sh NAME KNOB=VALUE... (see the comment at its top)" >&2
+    echo "usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...] (see the comment at its top)" >&2
     exit 2
 }
 (($# >= 2)) || usage
 name=$1
 shift
 [[ $name =~ ^[A-Za-z0-9._-]+$ ]] || { echo "error: NAME '$name' must be letters, digits, '.', '_' or '-'" >&2; exit 2; }
+weights=
+if [[ $1 == *.json ]]; then
+    weights=$1
+    shift
+    [[ -r $weights ]] || { echo "error: cannot read the weight file '$weights'" >&2; exit 2; }
+    weights=$(realpath "$weights")
+fi
+[[ -n $weights ]] || (($# >= 1)) || usage
 options='"Hash": 16'
 for setting in "$@"; do
     [[ $setting =~ ^([a-z_]+)=(-?[0-9]+)$ ]] || { echo "error: '$setting' is not KNOB=INTEGER" >&2; exit 2; }
@@ -31,13 +43,20 @@ known=$(target/release/qitune params | awk '{print $1}')
 for setting in "$@"; do
     grep -qx "${setting%%=*}" <<<"$known" || { echo "error: '${setting%%=*}' is not a parameter of qitune params" >&2; exit 2; }
 done
+# The engine would only refuse a bad weight file at the first game: check it now.
+[[ -z $weights ]] || target/release/qitune bench --weights "$weights" >/dev/null
 dir=experiments/sprt/$name
 mkdir -p "$dir"
 describe() {
-    printf '{"name": "%s", "path": "../../../target/release/qitune", "args": ["engine"], "protocol": "uci",\n "options": {%s}}\n' "$1" "$2"
+    printf '{"name": "%s", "path": "../../../target/release/qitune", "args": [%s], "dir": ".", "protocol": "uci",\n "options": {%s}}\n' "$1" "$2" "$3"
 }
-describe "$name" "$options" >"$dir/candidate.json"
-describe base '"Hash": 16' >"$dir/base.json"
+args='"engine"'
+if [[ -n $weights ]]; then
+    [[ $weights -ef $dir/weights.json ]] || cp "$weights" "$dir/weights.json"
+    args+=', "--weights", "weights.json"'
+fi
+describe "$name" "$args" "$options" >"$dir/candidate.json"
+describe base '"engine"' '"Hash": 16' >"$dir/base.json"
 
 # A fresh test may overwrite a result.json left by a stop before its first game.
 go_on=(--force)
