@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 15] = [
+pub(super) const SPECS: [Spec; 16] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -21,6 +21,7 @@ pub(super) const SPECS: [Spec; 15] = [
     Spec::search_knob("search_futility_lmr_depth", 0, 0, 10, 4),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
+    Spec::search_knob("time_stability", 0, 0, 90, 7),
 ];
 
 /// A knob's meaning in one line, if `name` is a knob.
@@ -61,6 +62,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
         }
+        "time_stability" => {
+            "clock: percent more time after an iteration that changed the best move, up to half as much less once it has held 4 iterations; an obvious recapture's Et/4 then lasts (0: off)"
+        }
         _ => return None,
     })
 }
@@ -97,6 +101,8 @@ pub struct Knobs {
 pub struct TimeKnobs {
     pub moves_left: u32,
     pub hard_share: u32,
+    /// The best move's stability's weight on the target, in percent; 0 leaves it out.
+    pub stability: u32,
 }
 
 impl Knobs {
@@ -121,6 +127,7 @@ impl Knobs {
             time: TimeKnobs {
                 moves_left: positive(values[13]),
                 hard_share: positive(values[14]),
+                stability: values[15].max(0) as u32,
             },
         }
     }

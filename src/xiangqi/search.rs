@@ -298,6 +298,8 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 1);
         let rook = self.weights.value(Role::Rook);
         let mut previous = 0;
+        // Iterations since the best move last changed (for the clock's `time_stability`).
+        let mut unchanged = 0;
         for depth in 1..=max_depth {
             self.root_first_ok = false;
             self.root_partial = None;
@@ -314,6 +316,11 @@ impl Searcher {
             };
             let root = &self.frames[0];
             let pv: Vec<Move> = root.pv[..root.pv_len].iter().flatten().copied().collect();
+            unchanged = if pv.first() == result.pv.first() {
+                unchanged + 1
+            } else {
+                0
+            };
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
                 ponder: pv.get(1).copied(),
@@ -342,6 +349,9 @@ impl Searcher {
             if let Some(clock) = &mut self.clock {
                 if depth > 1 {
                     clock.after_iteration(previous, score, rook);
+                    if time_knobs.stability > 0 {
+                        clock.follow_best_move(unchanged, time_knobs.stability);
+                    }
                 }
                 if !self.pondering && clock.iteration_unaffordable() {
                     break;
