@@ -41,6 +41,8 @@ pub struct TimeManager {
     target: Duration,
     /// The divisor of an easy move's target, once [`TimeManager::easy_move`] has found one.
     easy: Option<u32>,
+    /// A fixed time for the move (`go movetime`): it is spent as asked, whatever the best move does.
+    fixed: bool,
 }
 
 impl TimeManager {
@@ -78,6 +80,7 @@ impl TimeManager {
             hard,
             target: expected,
             easy: None,
+            fixed: matches!(control, TimeControl::MoveTime(_)),
         }
     }
 
@@ -140,11 +143,15 @@ impl TimeManager {
     /// Scales the target by how long the best move has held: `unchanged` iterations since it
     /// last changed (0: the iteration just completed changed it). With stability s (the
     /// knob, in percent) the factor is 1 + s after a change, 1 + s/2 one iteration later, 1
-    /// after two, 1 - s/4 after three and 1 - s/2 from four on; never past the hard cap.
+    /// after two, 1 - s/4 after three and 1 - s/2 from four on; never past the hard cap. A fixed
+    /// move time (`go movetime`) is left alone.
     ///
     /// An easy move's shrunken target ([`TimeManager::easy_move`]) holds here too, where
     /// [`TimeManager::after_iteration`] alone would restore Et after the second iteration.
     pub fn follow_best_move(&mut self, unchanged: u32, stability: u32) {
+        if self.fixed {
+            return;
+        }
         if let Some(divisor) = self.easy {
             self.target /= divisor;
         }
@@ -278,5 +285,8 @@ mod tests {
         tm.easy_move(4);
         assert_eq!(after(&mut tm, 2, 60), et / 4);
         assert_eq!(after(&mut tm, 7, 60), et / 4 * 70 / 100);
+        let mut fixed = TimeManager::new(TimeControl::MoveTime(ms(500)), TimeKnobs::default());
+        fixed.follow_best_move(7, 60);
+        assert_eq!(fixed.target(), fixed.expected());
     }
 }
