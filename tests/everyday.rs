@@ -304,10 +304,15 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
     let first = dir.join("xiangqi-ga-random/champions/gen-0001.json");
     let out = interrupt_once(child, || first.exists());
     let err = String::from_utf8_lossy(&out.stderr);
+    // The program as started, from the project's folder (target/debug or target/release).
+    let bin = assert_cmd::cargo::cargo_bin("qitune");
+    let bin = bin.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&bin);
+    let bin = bin.strip_prefix("/").unwrap_or(bin).display().to_string();
     assert!(
         err.contains("keeps every finished generation")
-            && err
-                .contains("target/debug/qitune tune --config configs/xiangqi-ga-random.json --resume --runs"),
+            && err.contains(&format!(
+                "{bin} tune --config configs/xiangqi-ga-random.json --resume --runs"
+            )),
         "the command to go on with, as qitune was started: {err}"
     );
     // The log says so too, and the run is no longer marked as running.
