@@ -152,13 +152,7 @@ fn the_match_command_takes_outside_engines_and_refuses_broken_ones() {
         .args(["--games", "2", "--tc", "0.5+0.01"])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("Clock: 0 time forfeits, 0 illegal moves"), "{text}");
+    assert_played(&out, "Clock: 0 time forfeits, 0 illegal moves");
     let out = Command::new(QITUNE)
         .args([
             "match",
@@ -194,13 +188,18 @@ fn the_match_command_takes_outside_engines_and_refuses_broken_ones() {
         .args(["--games", "2", "--nodes", "300"])
         .output()
         .unwrap();
+    assert_played(&out, "2 games");
+}
+
+/// Asserts that a `qitune match` succeeded and printed `expected`.
+fn assert_played(out: &std::process::Output, expected: &str) {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("2 games"), "{text}");
+    assert!(text.contains(expected), "{text}");
 }
 
 /// The memory this test process holds, in kB.
@@ -489,11 +488,5 @@ fn a_description_with_a_folder_reads_its_program_and_files_from_where_it_says() 
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&root);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("2 games"), "{text}");
+    assert_played(&out, "2 games");
 }

@@ -182,6 +182,18 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// A sudden-death clock with `left` and no increment, at the default knobs.
+    fn sudden_death(left: Duration) -> TimeManager {
+        TimeManager::new(
+            TimeControl::Clock {
+                left,
+                increment: ms(0),
+                moves_to_go: None,
+            },
+            TimeKnobs::default(),
+        )
+    }
+
     #[test]
     fn budgets_stay_inside_the_clock() {
         let sd = TimeManager::new(
@@ -232,14 +244,7 @@ mod tests {
 
     #[test]
     fn score_drops_extend_the_target() {
-        let mut tm = TimeManager::new(
-            TimeControl::Clock {
-                left: ms(100_000),
-                increment: ms(0),
-                moves_to_go: None,
-            },
-            TimeKnobs::default(),
-        );
+        let mut tm = sudden_death(ms(100_000));
         let et = tm.expected();
         tm.after_iteration(100, 110, 900);
         assert_eq!(tm.target(), et);
@@ -256,14 +261,7 @@ mod tests {
 
     #[test]
     fn a_changing_best_move_gets_more_time_and_a_settled_one_less() {
-        let mut tm = TimeManager::new(
-            TimeControl::Clock {
-                left: ms(100_000),
-                increment: ms(0),
-                moves_to_go: None,
-            },
-            TimeKnobs::default(),
-        );
+        let mut tm = sudden_death(ms(100_000));
         let et = tm.expected();
         let after = |tm: &mut TimeManager, unchanged, stability| {
             tm.after_iteration(100, 100, 900);
