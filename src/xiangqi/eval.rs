@@ -73,6 +73,13 @@ scalar_specs! {
     palace_pressure = -1, [-40, 10], 6;
     linked_advisors = 14, [-20, 60], 6;
     linked_elephants = 13, [-20, 60], 6;
+    hollow_cannon = 0, [-60, 200], 8;
+    cannon_pins_horse = 0, [-60, 200], 8;
+    bottom_cannon = 0, [-60, 200], 8;
+    rook_open_file = 0, [-40, 80], 7;
+    rook_half_open_file = 0, [-40, 80], 7;
+    paired_pawns = 0, [-40, 80], 7;
+    palace_attackers = 0, [-20, 60], 6;
     tempo = 19, [0, 40], 6;
 }
 
@@ -233,6 +240,17 @@ pub fn describe(name: &str) -> String {
         "palace_pressure" => "for each point of the own palace the enemy attacks",
         "linked_advisors" => "both advisors present and protected",
         "linked_elephants" => "both elephants present and protected",
+        "hollow_cannon" => "a cannon on the enemy king's file with no piece between them",
+        "cannon_pins_horse" => {
+            "a cannon on the enemy king's file behind two screens, one of them a horse beside that king"
+        }
+        "bottom_cannon" => "a cannon on the enemy king's rank with no piece between them",
+        "rook_open_file" => "a rook on a file without pawns",
+        "rook_half_open_file" => "a rook on a file without own pawns but with an enemy one",
+        "paired_pawns" => "for each pair of crossed pawns side by side",
+        "palace_attackers" => {
+            "for each pair of pieces (rooks, horses, cannons, crossed pawns) attacking the enemy palace"
+        }
         "tempo" => "for the side to move",
         other => return other.to_string(),
     }
@@ -282,6 +300,8 @@ pub struct Weights {
     mg: Box<[[[i32; 90]; 7]; 2]>,
     eg: Box<[[[i32; 90]; 7]; 2]>,
     scalar: [i32; SCALAR_COUNT],
+    /// Whether any of [`PATTERNS`] has a weight: at zero their counting is skipped.
+    patterns: bool,
     knobs: Knobs,
 }
 
@@ -337,10 +357,12 @@ impl Weights {
             }
         }
         let knobs = Knobs::new(&v[SCALAR_COUNT + PST_POINTS.len()..]);
+        let patterns = PATTERNS.iter().any(|&p| scalar[p as usize] != 0);
         Weights {
             mg,
             eg,
             scalar,
+            patterns,
             knobs,
         }
     }
@@ -406,10 +428,15 @@ impl Weights {
     pub fn positional_margin(&self) -> Score {
         let mobility =
             17 * self.s(S::mobility_rook) + 17 * self.s(S::mobility_cannon) + 8 * self.s(S::mobility_horse);
+        // The patterns by what a middlegame plausibly holds of each: two of a kind, three
+        // pieces at the palace.
+        let patterns: i32 =
+            PATTERNS.iter().map(|&p| 2 * self.s(p).abs()).sum::<i32>() + self.s(S::palace_attackers).abs();
         2 * mobility
             + 2 * self.s(S::hanging).abs()
             + self.s(S::king_file_rook).abs()
             + self.s(S::king_file_cannon).abs()
+            + patterns
     }
 
     /// The evaluation from Red's point of view, without the side-to-move tempo.
@@ -456,25 +483,30 @@ impl Weights {
         let (mg, eg) = (psq.mg, psq.eg);
         let mut mobility = 0;
         let mut attacked = [Bitboard::EMPTY; 2];
+        let mut reach = [0; 2];
         for color in Color::ALL {
             let sign = color.sign();
             let c = color.index();
             let not_own = !board.by_color(color);
+            let palace = attacks::PALACE[color.flip().index()];
             let mut side_mob = 0;
             let mut att = board.step_attacks(color);
             for sq in board.pieces(color, Role::Rook) {
                 let a = attacks::rook_attacks(sq, occ);
                 att |= a;
+                reach[c] += (a & palace).any() as i32;
                 side_mob += self.s(S::mobility_rook) * (a & not_own).count() as i32;
             }
             for sq in board.pieces(color, Role::Cannon) {
                 let (slide, jump) = attacks::slider_attacks(sq, occ);
                 att |= jump;
+                reach[c] += (jump & palace).any() as i32;
                 side_mob += self.s(S::mobility_cannon) * (slide & empty).count() as i32;
             }
             for sq in board.pieces(color, Role::Horse) {
                 let a = attacks::horse_attacks(sq, occ);
                 att |= a;
+                reach[c] += (a & palace).any() as i32;
                 side_mob += self.s(S::mobility_horse) * (a & not_own).count() as i32;
             }
             attacked[c] = att;
@@ -484,6 +516,11 @@ impl Weights {
         let mut terms = mobility;
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
+            if self.patterns {
+                let counts = pattern_counts(board, color, reach[color.index()]);
+                let weighted: i32 = PATTERNS.iter().zip(counts).map(|(&p, n)| self.s(p) * n).sum();
+                terms += color.sign() * weighted;
+            }
         }
         (
             terms + (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX,
@@ -588,24 +625,31 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     for color in Color::ALL {
         let sign = color.sign() as f32;
         let not_own = !board.by_color(color);
+        let palace = attacks::PALACE[color.flip().index()];
         let mut att = board.step_attacks(color);
-        let (mut rook, mut cannon, mut horse) = (0, 0, 0);
+        let (mut rook, mut cannon, mut horse, mut reach) = (0, 0, 0, 0);
         for sq in board.pieces(color, Role::Rook) {
             let a = attacks::rook_attacks(sq, occ);
             att |= a;
+            reach += (a & palace).any() as i32;
             rook += (a & not_own).count();
         }
         for sq in board.pieces(color, Role::Cannon) {
             let (slide, jump) = attacks::slider_attacks(sq, occ);
             att |= jump;
+            reach += (jump & palace).any() as i32;
             cannon += (slide & empty).count();
         }
         for sq in board.pieces(color, Role::Horse) {
             let a = attacks::horse_attacks(sq, occ);
             att |= a;
+            reach += (a & palace).any() as i32;
             horse += (a & not_own).count();
         }
         attacked[color.index()] = att;
+        for (&p, n) in PATTERNS.iter().zip(pattern_counts(board, color, reach)) {
+            out.push((p as u32, sign * n as f32));
+        }
         out.push((S::mobility_rook as u32, sign * rook as f32));
         out.push((S::mobility_cannon as u32, sign * cannon as f32));
         out.push((S::mobility_horse as u32, sign * horse as f32));
@@ -649,6 +693,71 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         add(S::linked_advisors, linked(Role::Advisor));
         add(S::linked_elephants, linked(Role::Elephant));
     }
+}
+
+/// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
+/// knows, in the order [`pattern_counts`] counts them.
+const PATTERNS: [S; 7] = [
+    S::hollow_cannon,
+    S::cannon_pins_horse,
+    S::bottom_cannon,
+    S::rook_open_file,
+    S::rook_half_open_file,
+    S::paired_pawns,
+    S::palace_attackers,
+];
+
+/// How often `color` shows each of [`PATTERNS`], given `reach`, how many of its rooks,
+/// horses and cannons attack a point of the enemy palace (its crossed pawns are added here).
+/// Attackers count by pairs: one piece alone seldom mates, and each further one makes
+/// more of the others' threats real.
+fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len()] {
+    let them = color.flip();
+    let king = board.king(them);
+    let occupied = board.occupied();
+    let (mut hollow, mut pins, mut bottom) = (0, 0, 0);
+    for sq in board.pieces(color, Role::Cannon) {
+        let screens = attacks::between(sq, king) & occupied;
+        if sq.file() == king.file() {
+            match screens.count() {
+                0 => hollow += 1,
+                2 if (screens & board.pieces(them, Role::Horse) & attacks::king_attacks(king)).any() => {
+                    pins += 1
+                }
+                _ => {}
+            }
+        } else if sq.rank() == king.rank() && screens.is_empty() {
+            bottom += 1;
+        }
+    }
+    let (own_pawns, their_pawns) = (board.pieces(color, Role::Pawn), board.pieces(them, Role::Pawn));
+    let (mut open, mut half_open) = (0, 0);
+    for sq in board.pieces(color, Role::Rook) {
+        let file = attacks::file_mask(sq.file());
+        if (own_pawns & file).is_empty() {
+            if (their_pawns & file).is_empty() {
+                open += 1;
+            } else {
+                half_open += 1;
+            }
+        }
+    }
+    let crossed = own_pawns & !attacks::own_half(color);
+    let (mut linked, mut pawns_at_palace) = (0, 0);
+    for sq in crossed {
+        linked += sq.offset(1, 0).is_some_and(|right| crossed.contains(right)) as i32;
+        pawns_at_palace += (attacks::pawn_attacks(color, sq) & attacks::PALACE[them.index()]).any() as i32;
+    }
+    let attackers = reach + pawns_at_palace;
+    [
+        hollow,
+        pins,
+        bottom,
+        open,
+        half_open,
+        linked,
+        attackers * (attackers - 1) / 2,
+    ]
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
@@ -777,6 +886,31 @@ mod tests {
                 "{line}: {sum} against {expected}"
             );
         }
+    }
+
+    #[test]
+    fn the_attack_patterns_are_counted_where_they_stand() {
+        // Red: a cannon behind a pawn and Black's horse beside its king (a pin), a cannon on
+        // the king's rank with nothing between, a rook on a file without pawns, two crossed
+        // pawns side by side, and a horse and a cannon attacking the palace.
+        let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
+        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1]);
+        assert_eq!(pattern_counts(&b, Color::Black, 0), [0; PATTERNS.len()]);
+        // The pawn gone, the cannon on the king's file has no screen; with a Black pawn on
+        // its file, the rook's file is half open.
+        let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
+        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0]);
+        // What the evaluation adds is what the features say (the loop above counts `reach`).
+        let mut params = default_params();
+        for (i, &p) in PATTERNS.iter().enumerate() {
+            params.set(specs()[p as usize].name, 10 + i as i64).unwrap();
+        }
+        let w = Weights::new(&params);
+        let base = Weights::default();
+        let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
+        // cannon_pins_horse 11 + bottom_cannon 12 + rook_open_file 13 + paired_pawns 15 +
+        // palace_attackers 16 x one pair.
+        assert_eq!(w.evaluate_red(&b) - base.evaluate_red(&b), 11 + 12 + 13 + 15 + 16);
     }
 
     #[test]

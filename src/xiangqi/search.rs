@@ -791,7 +791,14 @@ impl Searcher {
         }
         let bound = bound_of(best.score, alpha_orig, beta);
         self.learn_correction(board, &best, depth, bound, eval.map(|e| e + correction));
-        self.tt.store(hash, ply, best.mv, best.score, depth, bound, eval);
+        // Below alpha every score is only a bound: the best of them is noise, and the
+        // table's earlier move (which the store keeps when given none) may be worth more.
+        let mv = if bound == Bound::Upper && self.knobs.fail_low_keeps_move > 0 {
+            None
+        } else {
+            best.mv
+        };
+        self.tt.store(hash, ply, mv, best.score, depth, bound, eval);
         best.score
     }
 
