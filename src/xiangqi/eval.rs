@@ -3,8 +3,10 @@
 //! Terms (seeds 002 and 003): material per piece type (the king fixed), piece-square values
 //! (mirror-symmetric across the central file, declared only for points the piece can
 //! reach), mobility of horses, rooks and cannons, threats and protection, king safety and
-//! coordination, and endgame adjustments tapered by the phase. Every weight is one entry of
-//! [`specs`]; [`Weights`] compiles a [`Params`] into flat tables for the hot path.
+//! coordination, endgame adjustments tapered by the phase, and attack patterns (hollow and
+//! bottom cannons, open files, attackers of the palace: zero by default, for the tuners to
+//! set; while all are zero they cost nothing). Every weight is one entry of [`specs`];
+//! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`) and are now the last
 //! champion of the GA with mirrored twins over every weight (`qitune tune --config

@@ -468,12 +468,15 @@ impl Searcher {
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
         } else {
-            let reduction = if depth >= 3 && index >= 2 && reducible && !gives_check {
+            // Xiangqi's checks are many, and a check's reply is extended: reducing late ones
+            // (by a ply less) is the knob's question.
+            let check_reducible = !gives_check || self.knobs.lmr_checks > 0;
+            let reduction = if depth >= 3 && index >= 2 && reducible && check_reducible {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
                 // The move is made: its piece stands on its destination.
                 let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index);
-                r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32;
+                r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32 + gives_check as i32;
                 r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
                 r.clamp(0, depth - 2)
             } else {
