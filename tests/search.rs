@@ -123,6 +123,8 @@ fn search_knobs_keep_mates_exact() {
         ("search_razor_margin", 300),
         ("search_lmr_bad_captures", 1),
         ("search_futility_lmr_depth", 6),
+        ("search_fail_low_keeps_move", 1),
+        ("search_lmr_checks", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);
@@ -134,6 +136,35 @@ fn search_knobs_keep_mates_exact() {
         ] {
             check_mate_with(with_knobs(&[knob]), fen, moves);
         }
+    }
+}
+
+#[test]
+fn harsher_late_move_reductions_still_find_the_mates() {
+    // A harsher rule reduces the quiet mating moves more, so the nearest mate may show only
+    // deeper (at depth 12 divisor 140 finds the last position's mate in 5, not its mate in
+    // 3); the win itself must not be missed, and the move played must win.
+    let weights = || with_knobs(&[("search_lmr_divisor", 140)]);
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    assert_ne!(
+        search_with(weights(), fen, Limits::depth(9)).nodes,
+        search(fen, Limits::depth(9)).nodes
+    );
+    for fen in [
+        "9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w",
+        "3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w",
+        "9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w",
+        "9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w",
+    ] {
+        let r = search_with(weights(), fen, Limits::depth(12));
+        let moves = mate_in_moves(r.score).unwrap_or_else(|| panic!("{fen}: no mate, score {}", r.score));
+        assert!(moves > 0 && moves <= 5, "{fen}: mate in {moves}");
+        let mut b = Board::from_fen(fen).unwrap();
+        b.make(r.best.unwrap());
+        assert!(
+            loses_within(&mut b, moves as u32 - 1),
+            "{fen}: the move does not win"
+        );
     }
 }
 

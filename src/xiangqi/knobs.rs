@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 18] = [
+pub(super) const SPECS: [Spec; 19] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -21,6 +21,7 @@ pub(super) const SPECS: [Spec; 18] = [
     Spec::search_knob("search_futility_lmr_depth", 0, 0, 10, 4),
     Spec::search_knob("search_fail_low_keeps_move", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_checks", 0, 0, 1, 1),
+    Spec::search_knob("search_lmr_divisor", 175, 100, 300, 8),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -66,6 +67,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_lmr_checks" => {
             "search: 1 reduces late quiet checks as other late quiet moves, a ply less (0: checks are never reduced)"
         }
+        "search_lmr_divisor" => {
+            "search: late-move reductions are 1 + ln(depth) ln(move number) / (this / 100) plies before adjustments"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -105,6 +109,8 @@ pub struct Knobs {
     pub fail_low_keeps_move: i32,
     /// 1: late quiet checks are reduced, a ply less than other late quiet moves.
     pub lmr_checks: i32,
+    /// Late-move reductions' divisor, in hundredths.
+    pub lmr_divisor: i32,
     pub time: TimeKnobs,
 }
 
@@ -138,10 +144,11 @@ impl Knobs {
             futility_lmr_depth: values[12],
             fail_low_keeps_move: values[13],
             lmr_checks: values[14],
+            lmr_divisor: values[15],
             time: TimeKnobs {
-                moves_left: positive(values[15]),
-                hard_share: positive(values[16]),
-                stability: values[17].max(0) as u32,
+                moves_left: positive(values[16]),
+                hard_share: positive(values[17]),
+                stability: values[18].max(0) as u32,
             },
         }
     }

@@ -475,7 +475,7 @@ impl Searcher {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
                 // The move is made: its piece stands on its destination.
                 let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
-                let mut r = late_move_reduction(depth, index);
+                let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
                 r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32 + gives_check as i32;
                 r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
                 r.clamp(0, depth - 2)
@@ -1389,7 +1389,8 @@ impl StageSearch {
         if self.futility_base >= alpha {
             return false;
         }
-        let reduced = (self.depth - 1 - late_move_reduction(self.depth, self.searched)).max(0);
+        let reduced =
+            (self.depth - 1 - late_move_reduction(self.depth, self.searched, knobs.lmr_divisor)).max(0);
         reduced < knobs.futility_lmr_depth
             && self.futility_base + knobs.futility_margin * (reduced + 1) <= alpha
     }
@@ -1406,19 +1407,17 @@ fn check_zone(board: &Board) -> Bitboard {
 }
 
 /// Late-move reductions in plies before the node's and the move's own adjustments, by depth
-/// and by how many moves the node has searched: 1 + ln(depth) ln(index) / 1.75, a
-/// logarithmic table as Ethereal and Stockfish have (later moves at greater depths are worth less).
-fn late_move_reduction(depth: i32, index: usize) -> i32 {
-    static TABLE: std::sync::LazyLock<[[u8; 64]; 64]> = std::sync::LazyLock::new(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (1.0 + (d as f64).ln() * (i as f64).ln() / 1.75) as u8;
-            }
-        }
-        t
-    });
-    TABLE[depth.clamp(0, 63) as usize][index.min(63)] as i32
+/// and by how many moves the node has searched: 1 + ln(depth) ln(index) / (divisor / 100),
+/// a logarithmic rule as Ethereal and Stockfish have (later moves at greater depths are
+/// worth less); the divisor is the knob `search_lmr_divisor` (175 by default).
+fn late_move_reduction(depth: i32, index: usize, divisor: i32) -> i32 {
+    static LN: std::sync::LazyLock<[f64; 64]> =
+        std::sync::LazyLock::new(|| std::array::from_fn(|i| if i == 0 { 0.0 } else { (i as f64).ln() }));
+    let (d, i) = (depth.clamp(0, 63) as usize, index.min(63));
+    if d == 0 || i == 0 {
+        return 0;
+    }
+    (1.0 + LN[d] * LN[i] / (divisor as f64 / 100.0)) as i32
 }
 
 fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
