@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 19] = [
+pub(super) const SPECS: [Spec; 20] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -22,6 +22,7 @@ pub(super) const SPECS: [Spec; 19] = [
     Spec::search_knob("search_fail_low_keeps_move", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_checks", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_divisor", 175, 100, 300, 8),
+    Spec::search_knob("search_mate_threat_extension", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -70,6 +71,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_lmr_divisor" => {
             "search: late-move reductions are 1 + ln(depth) ln(move number) / (this / 100) plies before adjustments"
         }
+        "search_mate_threat_extension" => {
+            "search: 1 extends a node a ply where the null move shows a mate threat against the side to move (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -111,6 +115,8 @@ pub struct Knobs {
     pub lmr_checks: i32,
     /// Late-move reductions' divisor, in hundredths.
     pub lmr_divisor: i32,
+    /// 1: a node where passing gets the side to move mated is searched a ply deeper.
+    pub mate_threat_extension: i32,
     pub time: TimeKnobs,
 }
 
@@ -145,10 +151,11 @@ impl Knobs {
             fail_low_keeps_move: values[13],
             lmr_checks: values[14],
             lmr_divisor: values[15],
+            mate_threat_extension: values[16],
             time: TimeKnobs {
-                moves_left: positive(values[16]),
-                hard_share: positive(values[17]),
-                stability: values[18].max(0) as u32,
+                moves_left: positive(values[17]),
+                hard_share: positive(values[18]),
+                stability: values[19].max(0) as u32,
             },
         }
     }

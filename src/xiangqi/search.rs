@@ -686,6 +686,11 @@ impl Searcher {
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
+                // Passing gets us mated: the opponent threatens mate, and the moves that
+                // meet the threat (often quiet ones) deserve a ply more to be found.
+                if score <= -MATE_BOUND && self.knobs.mate_threat_extension > 0 {
+                    depth += 1;
+                }
             }
         }
 
