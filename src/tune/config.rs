@@ -589,6 +589,10 @@ mod tests {
                 "search_razor_margin",
                 "search_lmr_bad_captures",
                 "search_futility_lmr_depth",
+                "search_fail_low_keeps_move",
+                "search_lmr_checks",
+                "search_lmr_divisor",
+                "search_mate_threat_extension",
                 "time_moves_left"
             ]
         );
