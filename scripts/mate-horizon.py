@@ -42,9 +42,12 @@ def sees_mate(command, fen, moves, ms):
                                   stderr=subprocess.DEVNULL, text=True)
     except OSError as e:
         sys.exit(f"error: cannot start {shlex.join(command)}: {e}")
-    engine.stdin.write(f"uci\nsetoption name Hash value 16\nposition fen {fen} moves {' '.join(moves)}\n"
-                       f"go movetime {ms}\n")
-    engine.stdin.flush()
+    try:
+        engine.stdin.write(f"uci\nsetoption name Hash value 16\nposition fen {fen} moves {' '.join(moves)}\n"
+                           f"go movetime {ms}\n")
+        engine.stdin.flush()
+    except BrokenPipeError:
+        sys.exit(f"error: {shlex.join(command)} ended before its search")
     score = None
     for line in engine.stdout:
         found = re.search(r"\bscore (cp|mate) (-?\d+)", line) if line.startswith("info") else None
@@ -54,8 +57,11 @@ def sees_mate(command, fen, moves, ms):
             break
     else:
         sys.exit(f"error: {shlex.join(command)} ended without a bestmove")
-    engine.stdin.write("quit\n")
-    engine.stdin.flush()
+    try:
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+    except BrokenPipeError:
+        pass  # it has already quit after its move
     engine.wait()
     return None if score is None else score.group(1) == "mate" and int(score.group(2)) < 0
 
