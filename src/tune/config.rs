@@ -593,6 +593,8 @@ mod tests {
                 "search_lmr_checks",
                 "search_lmr_divisor",
                 "search_mate_threat_extension",
+                "search_iir_depth",
+                "search_null_min_depth",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 20] = [
+pub(super) const SPECS: [Spec; 22] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -23,6 +23,8 @@ pub(super) const SPECS: [Spec; 20] = [
     Spec::search_knob("search_lmr_checks", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_divisor", 175, 100, 300, 8),
     Spec::search_knob("search_mate_threat_extension", 0, 0, 1, 1),
+    Spec::search_knob("search_iir_depth", 0, 0, 15, 4),
+    Spec::search_knob("search_null_min_depth", 3, 1, 6, 3),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -74,6 +76,10 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_mate_threat_extension" => {
             "search: 1 extends a node a ply where the null move shows a mate threat against the side to move (0: off)"
         }
+        "search_iir_depth" => {
+            "search: off the PV, a node without a hash move is searched a ply shallower from this depth on (0: off)"
+        }
+        "search_null_min_depth" => "search: the shallowest depth at which the null move is tried",
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -117,6 +123,9 @@ pub struct Knobs {
     pub lmr_divisor: i32,
     /// 1: a node where passing gets the side to move mated is searched a ply deeper.
     pub mate_threat_extension: i32,
+    /// Internal iterative reduction's shallowest depth; 0 turns it off.
+    pub iir_depth: i32,
+    pub null_min_depth: i32,
     pub time: TimeKnobs,
 }
 
@@ -152,10 +161,12 @@ impl Knobs {
             lmr_checks: values[14],
             lmr_divisor: values[15],
             mate_threat_extension: values[16],
+            iir_depth: values[17],
+            null_min_depth: values[18],
             time: TimeKnobs {
-                moves_left: positive(values[17]),
-                hard_share: positive(values[18]),
-                stability: values[19].max(0) as u32,
+                moves_left: positive(values[19]),
+                hard_share: positive(values[20]),
+                stability: values[21].max(0) as u32,
             },
         }
     }

@@ -617,8 +617,10 @@ impl Searcher {
         // at once (reverse futility, shallow depths) or lets the opponent move twice (null
         // move). The evaluation is skipped where the material estimate rules both out.
         let prunable = !pv_node && !in_check;
-        let null_allowed =
-            prunable && !self.frames[ply].after_null && depth >= 3 && has_attackers(board, board.turn());
+        let null_allowed = prunable
+            && !self.frames[ply].after_null
+            && depth >= self.knobs.null_min_depth
+            && has_attackers(board, board.turn());
         let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
         // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
         // of them off the PV and out of check, use it corrected.
@@ -692,6 +694,13 @@ impl Searcher {
                     depth += 1;
                 }
             }
+        }
+
+        // Internal iterative reduction: off the PV, a node the table knows nothing of is
+        // seldom critical, and the shallower search finds a move for its next visit.
+        let iir = self.knobs.iir_depth;
+        if !pv_node && iir > 0 && depth >= iir && tt_move.is_none() {
+            depth -= 1;
         }
 
         // ProbCut: a capture whose reduced search beats beta by a margin would almost surely
