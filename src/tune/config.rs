@@ -595,6 +595,7 @@ mod tests {
                 "search_mate_threat_extension",
                 "search_iir_depth",
                 "search_null_min_depth",
+                "search_exact_check_prune",
                 "time_moves_left"
             ]
         );
