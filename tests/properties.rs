@@ -112,6 +112,18 @@ proptest! {
     }
 
     #[test]
+    fn gives_check_says_whether_the_move_checks(seed in any::<u64>(), plies in 0usize..80) {
+        let mut b = random_position(seed, plies);
+        let fen = b.fen();
+        for &mv in b.legal_moves().iter() {
+            let said = b.gives_check(mv);
+            let undo = b.make(mv);
+            prop_assert_eq!(said, b.in_check(), "{} in {}", mv, fen);
+            b.unmake(mv, undo);
+        }
+    }
+
+    #[test]
     fn captures_found_by_victim_are_the_legal_captures(seed in any::<u64>(), plies in 0usize..80) {
         let b = random_position(seed, plies);
         prop_assume!(!b.in_check());

@@ -231,6 +231,21 @@ impl Board {
             .is_empty()
     }
 
+    /// Whether the legal move `mv` gives check, without playing it: the moved piece from its
+    /// new point, or a piece it uncovers (a line opened, a cannon's screen moved in or out,
+    /// a horse's leg freed).
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.mailbox[from.index()].expect("a legal move starts on a piece");
+        let ksq = self.king(self.turn.flip());
+        let occ = self.occ.after_move(from, to);
+        self.piece_attacks(to, piece, &occ).contains(ksq)
+            || self
+                .king_attackers(ksq, self.turn, &occ, !Bitboard::from_square(from))
+                .any()
+    }
+
     /// Every point `color` attacks or defends (cannons: their capture points).
     pub fn attack_map(&self, color: Color) -> Bitboard {
         let occ = &self.occ;

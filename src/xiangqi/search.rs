@@ -1392,7 +1392,7 @@ impl StageSearch {
     /// give check, a move has been searched already, and futility, the quiet-move count or
     /// its history rules it out.
     #[inline]
-    fn prunes(&self, board: &mut Board, mv: Move, score: i32, alpha: Score, knobs: &Knobs) -> bool {
+    fn prunes(&self, board: &Board, mv: Move, score: i32, alpha: Score, knobs: &Knobs) -> bool {
         self.searched > 0
             && (self.futile
                 || self.quiets >= self.quiet_limit
@@ -1405,17 +1405,9 @@ impl StageSearch {
     /// `search_exact_check_prune`, really does (about one zone move in thirty that pruning
     /// would otherwise take gives check, so the exact test saves the searches of the rest).
     #[inline]
-    fn may_give_check(&self, board: &mut Board, mv: Move, knobs: &Knobs) -> bool {
-        if !self.check_zone.contains(mv.from()) && !self.check_zone.contains(mv.to()) {
-            return false;
-        }
-        if knobs.exact_check_prune == 0 {
-            return true;
-        }
-        let undo = board.make(mv);
-        let check = board.in_check();
-        board.unmake(mv, undo);
-        check
+    fn may_give_check(&self, board: &Board, mv: Move, knobs: &Knobs) -> bool {
+        (self.check_zone.contains(mv.from()) || self.check_zone.contains(mv.to()))
+            && (knobs.exact_check_prune == 0 || board.gives_check(mv))
     }
 
     /// Futility by the depth the next move would be searched to after its late-move
