@@ -129,6 +129,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_iir_depth", 4),
         ("search_null_min_depth", 1),
         ("search_exact_check_prune", 1),
+        ("search_qs_checks", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -596,6 +596,7 @@ mod tests {
                 "search_iir_depth",
                 "search_null_min_depth",
                 "search_exact_check_prune",
+                "search_qs_checks",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 23] = [
+pub(super) const SPECS: [Spec; 24] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -26,6 +26,7 @@ pub(super) const SPECS: [Spec; 23] = [
     Spec::search_knob("search_iir_depth", 0, 0, 15, 4),
     Spec::search_knob("search_null_min_depth", 3, 1, 6, 3),
     Spec::search_knob("search_exact_check_prune", 0, 0, 1, 1),
+    Spec::search_knob("search_qs_checks", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -84,6 +85,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_exact_check_prune" => {
             "search: 1 spares from quiet-move pruning only the moves that give check (0: every move to or from a point near the enemy king)"
         }
+        "search_qs_checks" => {
+            "search: 1 searches quiet moves that give check at quiescence's first ply, after the captures (0: captures only)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -132,6 +136,8 @@ pub struct Knobs {
     pub null_min_depth: i32,
     /// 1: pruning spares exactly the quiet moves that give check, not the check zone's.
     pub exact_check_prune: i32,
+    /// 1: quiescence's first ply searches quiet checks too.
+    pub qs_checks: i32,
     pub time: TimeKnobs,
 }
 
@@ -170,10 +176,11 @@ impl Knobs {
             iir_depth: values[17],
             null_min_depth: values[18],
             exact_check_prune: values[19],
+            qs_checks: values[20],
             time: TimeKnobs {
-                moves_left: positive(values[20]),
-                hard_share: positive(values[21]),
-                stability: values[22].max(0) as u32,
+                moves_left: positive(values[21]),
+                hard_share: positive(values[22]),
+                stability: values[23].max(0) as u32,
             },
         }
     }

@@ -588,7 +588,7 @@ impl Searcher {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(board, alpha, beta, ply, in_check);
+            return self.quiescence(board, alpha, beta, ply, in_check, self.knobs.qs_checks > 0);
         }
         if self.tick() {
             return 0;
@@ -660,7 +660,7 @@ impl Searcher {
                 alpha - razor * depth - correction,
             )
         {
-            let score = self.quiescence(board, alpha, alpha + 1, ply, false);
+            let score = self.quiescence(board, alpha, alpha + 1, ply, false, false);
             if self.aborted {
                 return 0;
             }
@@ -848,7 +848,7 @@ impl Searcher {
             }
             let undo = self.enter(board, mv, ply);
             let in_check = self.frames[ply + 1].in_check;
-            let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check);
+            let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check, false);
             if score >= raised && !self.aborted {
                 score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, Node::NonPv);
             }
@@ -889,6 +889,10 @@ impl Searcher {
         }
     }
 
+    /// The quiescence search: captures (out of check) or every evasion (in check) until the
+    /// position is quiet. With `checks` (the knob `search_qs_checks`, at its first ply only)
+    /// quiet moves that give check are searched after the captures, so that the horizon
+    /// sees the short mating attacks that begin with a quiet check.
     fn quiescence(
         &mut self,
         board: &mut Board,
@@ -896,6 +900,7 @@ impl Searcher {
         beta: Score,
         ply: usize,
         in_check: bool,
+        checks: bool,
     ) -> Score {
         self.frames[ply].pv_len = 0;
         if self.tick() {
@@ -935,7 +940,7 @@ impl Searcher {
             best = stand;
             // Every capture lands on an enemy piece we attack: with none, there is nothing to do.
             let targets = attacked[us.index()] & board.by_color(us.flip());
-            if targets.is_empty() {
+            if targets.is_empty() && !checks {
                 return best;
             }
             let captures = board.legal_captures_of(targets);
@@ -952,7 +957,7 @@ impl Searcher {
             self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
             let undo = board.make(mv);
             let gives_check = board.in_check();
-            let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check);
+            let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
             board.unmake(mv, undo);
             if self.aborted {
                 return 0;
@@ -962,7 +967,32 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     if score >= beta {
-                        break;
+                        return best;
+                    }
+                }
+            }
+        }
+        if checks && !in_check {
+            let zone = check_zone(board);
+            let quiets = board.legal_moves_to_in(!board.occupied(), false);
+            for &mv in quiets.iter() {
+                if !(zone.contains(mv.from()) || zone.contains(mv.to())) || !board.gives_check(mv) {
+                    continue;
+                }
+                self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
+                let undo = board.make(mv);
+                let score = -self.quiescence(board, -beta, -alpha, ply + 1, true, false);
+                board.unmake(mv, undo);
+                if self.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if score >= beta {
+                            break;
+                        }
                     }
                 }
             }
