@@ -123,12 +123,12 @@ fn search_knobs_keep_mates_exact() {
         ("search_razor_margin", 300),
         ("search_lmr_bad_captures", 1),
         ("search_futility_lmr_depth", 6),
-        ("search_fail_low_keeps_move", 1),
+        ("search_fail_low_keeps_move", 0),
         ("search_lmr_checks", 1),
         ("search_mate_threat_extension", 1),
         ("search_iir_depth", 4),
         ("search_null_min_depth", 1),
-        ("search_exact_check_prune", 1),
+        ("search_exact_check_prune", 0),
         ("search_qs_checks", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
