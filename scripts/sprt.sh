@@ -2,9 +2,10 @@
 # An SPRT of search knobs or a weight file against the built-in defaults at a real clock, both sides
 # `qitune engine` played as outside engines (UCI, Hash 16 MB, one thread each), from the
 # middlegame set in random order. The test's files live in experiments/sprt/NAME/ (the two
-# engine descriptions, games.pgn, result.json); running the same command again after a stop,
-# a crash or the end of a sitting goes on from the games in games.pgn (a test already decided
-# says so and stops).
+# engine descriptions, games.pgn, result.json, and `bench`: the defaults' bench count when it
+# began); running the same command again after a stop, a crash or the end of a sitting goes
+# on from the games in games.pgn (a test already decided says so and stops), unless the
+# defaults have changed since (another bench count), which would mix two bases in one test.
 #
 # Usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...]   (a weight file, knobs, or both)
 #   e.g. scripts/sprt.sh probcut-120 search_probcut_margin=120
@@ -47,6 +48,21 @@ done
 [[ -z $weights ]] || target/release/qitune bench --weights "$weights" >/dev/null
 dir=experiments/sprt/$name
 mkdir -p "$dir"
+# The base is the engine at its defaults, so a test goes on only while they stay what they
+# were when it began: the folder records their bench count (the behaviour's checksum).
+bench=$(target/release/qitune bench 2>/dev/null | awk '/^bench:/ {print $2}')
+# A fresh test may overwrite a result.json left by a stop before its first game.
+go_on=(--force)
+if [[ -s $dir/games.pgn ]]; then
+    began=$(cat "$dir/bench" 2>/dev/null || echo unknown)
+    grep -qs '"decision": "H' "$dir/result.json" || [[ $began == "$bench" ]] || {
+        echo "error: $dir began against defaults of bench $began; they are now bench $bench: move the folder away or give the test a new name" >&2
+        exit 2
+    }
+    go_on=(--resume)
+else
+    echo "$bench" >"$dir/bench"
+fi
 describe() {
     printf '{"name": "%s", "path": "../../../target/release/qitune", "args": [%s], "dir": ".", "protocol": "uci",\n "options": {%s}}\n' "$1" "$2" "$3"
 }
@@ -58,9 +74,6 @@ fi
 describe "$name" "$args" "$options" >"$dir/candidate.json"
 describe base '"engine"' '"Hash": 16' >"$dir/base.json"
 
-# A fresh test may overwrite a result.json left by a stop before its first game.
-go_on=(--force)
-[[ -s $dir/games.pgn ]] && go_on=(--resume)
 seed=$(($(printf '%s' "$name" | cksum | cut -d' ' -f1) % 1000))
 exec target/release/qitune match --a "$dir/candidate.json" --b "$dir/base.json" \
     --tc "${TC:-2+0.02}" --sprt "${BOUNDS:-0,10}" --games "${MAX_GAMES:-20000}" \
