@@ -133,6 +133,7 @@ pub struct Knobs {
     pub mate_threat_extension: i32,
     /// Internal iterative reduction's shallowest depth; 0 turns it off.
     pub iir_depth: i32,
+    /// The shallowest depth the null move is tried at.
     pub null_min_depth: i32,
     /// 1: pruning spares exactly the quiet moves that give check, not the check zone's.
     pub exact_check_prune: i32,

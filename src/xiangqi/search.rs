@@ -954,22 +954,12 @@ impl Searcher {
             if !in_check && order_score(self.frames[ply].keys[i]) < CAPTURE_BASE {
                 break;
             }
-            self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
-            let undo = board.make(mv);
-            let gives_check = board.in_check();
-            let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
-            board.unmake(mv, undo);
+            let score = self.quiescence_child(board, mv, alpha, beta, ply);
             if self.aborted {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        return best;
-                    }
-                }
+            if raise(&mut best, &mut alpha, score, beta) {
+                return best;
             }
         }
         if checks && !in_check {
@@ -979,25 +969,34 @@ impl Searcher {
                 if !(zone.contains(mv.from()) || zone.contains(mv.to())) || !board.gives_check(mv) {
                     continue;
                 }
-                self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
-                let undo = board.make(mv);
-                let score = -self.quiescence(board, -beta, -alpha, ply + 1, true, false);
-                board.unmake(mv, undo);
+                let score = self.quiescence_child(board, mv, alpha, beta, ply);
                 if self.aborted {
                     return 0;
                 }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        alpha = score;
-                        if score >= beta {
-                            break;
-                        }
-                    }
+                if raise(&mut best, &mut alpha, score, beta) {
+                    break;
                 }
             }
         }
         best
+    }
+
+    /// Makes `mv` at quiescence's `ply`, searches the child (its evasions if it is in check)
+    /// and takes the move back; the score is from this ply's side.
+    fn quiescence_child(
+        &mut self,
+        board: &mut Board,
+        mv: Move,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
+        let undo = board.make(mv);
+        let gives_check = board.in_check();
+        let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
+        board.unmake(mv, undo);
+        score
     }
 
     /// The evaluation of the position at `ply` and both sides' attack maps.
@@ -1486,6 +1485,17 @@ fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
         }
     }
     *moves = out;
+}
+
+/// Takes a move's `score` into a quiescence node's `best` and `alpha`; true on a cut-off.
+#[inline]
+fn raise(best: &mut Score, alpha: &mut Score, score: Score, beta: Score) -> bool {
+    if score <= *best {
+        return false;
+    }
+    *best = score;
+    *alpha = (*alpha).max(score);
+    score >= beta
 }
 
 fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
