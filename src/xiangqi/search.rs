@@ -966,7 +966,7 @@ impl Searcher {
             let zone = check_zone(board);
             let quiets = board.legal_moves_to_in(!board.occupied(), false);
             for &mv in quiets.iter() {
-                if !(zone.contains(mv.from()) || zone.contains(mv.to())) || !board.gives_check(mv) {
+                if !gives_check_near(board, zone, mv) {
                     continue;
                 }
                 let score = self.quiescence_child(board, mv, alpha, beta, ply);
@@ -1435,8 +1435,11 @@ impl StageSearch {
     /// would otherwise take gives check, so the exact test saves the searches of the rest).
     #[inline]
     fn may_give_check(&self, board: &Board, mv: Move, knobs: &Knobs) -> bool {
-        (self.check_zone.contains(mv.from()) || self.check_zone.contains(mv.to()))
-            && (knobs.exact_check_prune == 0 || board.gives_check(mv))
+        if knobs.exact_check_prune == 0 {
+            touches(self.check_zone, mv)
+        } else {
+            gives_check_near(board, self.check_zone, mv)
+        }
     }
 
     /// Futility by the depth the next move would be searched to after its late-move
@@ -1461,6 +1464,19 @@ fn check_zone(board: &Board) -> Bitboard {
     super::attacks::lines_through(king)
         | super::attacks::horse_zone(king)
         | super::attacks::diagonal_neighbours(king)
+}
+
+/// Whether `mv` starts or ends in `zone`.
+#[inline]
+fn touches(zone: Bitboard, mv: Move) -> bool {
+    zone.contains(mv.from()) || zone.contains(mv.to())
+}
+
+/// Whether `mv` gives check, with `zone` the side to move's [`check_zone`]: a move that
+/// does not touch it cannot, and most moves are ruled out so without looking further.
+#[inline]
+fn gives_check_near(board: &Board, zone: Bitboard, mv: Move) -> bool {
+    touches(zone, mv) && board.gives_check(mv)
 }
 
 /// Late-move reductions in plies before the node's and the move's own adjustments, by depth
