@@ -130,6 +130,10 @@ fn search_knobs_keep_mates_exact() {
         ("search_null_min_depth", 1),
         ("search_exact_check_prune", 0),
         ("search_qs_checks", 1),
+        ("search_check_extension_depth", 10),
+        ("search_rfp_depth", 7),
+        ("search_null_depth_divisor", 3),
+        ("search_null_eval_divisor", 300),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

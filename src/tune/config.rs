@@ -597,6 +597,10 @@ mod tests {
                 "search_null_min_depth",
                 "search_exact_check_prune",
                 "search_qs_checks",
+                "search_check_extension_depth",
+                "search_rfp_depth",
+                "search_null_depth_divisor",
+                "search_null_eval_divisor",
                 "time_moves_left"
             ]
         );

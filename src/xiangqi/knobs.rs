@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 24] = [
+pub(super) const SPECS: [Spec; 28] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -27,6 +27,10 @@ pub(super) const SPECS: [Spec; 24] = [
     Spec::search_knob("search_null_min_depth", 3, 1, 6, 3),
     Spec::search_knob("search_exact_check_prune", 1, 0, 1, 1),
     Spec::search_knob("search_qs_checks", 0, 0, 1, 1),
+    Spec::search_knob("search_check_extension_depth", 0, 0, 30, 5),
+    Spec::search_knob("search_rfp_depth", 3, 1, 12, 4),
+    Spec::search_knob("search_null_depth_divisor", 4, 2, 8, 3),
+    Spec::search_knob("search_null_eval_divisor", 0, 0, 1000, 10),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -35,14 +39,14 @@ pub(super) const SPECS: [Spec; 24] = [
 /// A knob's meaning in one line, if `name` is a knob.
 pub fn describe(name: &str) -> Option<&'static str> {
     Some(match name {
-        "search_rfp_margin" => "search: reverse futility margin per ply of depth (depth 3 and less)",
+        "search_rfp_margin" => "search: reverse futility margin per ply of depth",
         "search_futility_margin" => {
             "search: futility margin per ply of depth for quiet moves (depth 3 and less)"
         }
         "search_lmp_base" => {
             "search: quiet moves searched before late-move pruning, plus 2 depth^2 (depth 3 and less)"
         }
-        "search_null_reduction" => "search: null-move reduction at depth 3 (grows by a ply per 4 of depth)",
+        "search_null_reduction" => "search: null-move reduction before its growth with depth and evaluation",
         "search_aspiration_window" => "search: half-width of the first aspiration window",
         "search_probcut_margin" => {
             "search: ProbCut's margin over beta for a capture's reduced search (depth 5 and more; 0: off)"
@@ -87,6 +91,16 @@ pub fn describe(name: &str) -> Option<&'static str> {
         }
         "search_qs_checks" => {
             "search: 1 searches quiet moves that give check at quiescence's first ply, after the captures (0: captures only)"
+        }
+        "search_check_extension_depth" => {
+            "search: a node in check is extended a ply only at this depth or more (0: at every depth)"
+        }
+        "search_rfp_depth" => "search: the deepest node reverse futility pruning cuts",
+        "search_null_depth_divisor" => {
+            "search: the null move's reduction grows by a ply per this many plies of depth"
+        }
+        "search_null_eval_divisor" => {
+            "search: the null move's reduction grows by a ply per this much of the evaluation over beta, up to 3 (0: off)"
         }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
@@ -139,6 +153,14 @@ pub struct Knobs {
     pub exact_check_prune: i32,
     /// 1: quiescence's first ply searches quiet checks too.
     pub qs_checks: i32,
+    /// The shallowest depth whose in-check nodes are extended; 0: every depth.
+    pub check_extension_depth: i32,
+    /// Reverse futility pruning's deepest node.
+    pub rfp_depth: i32,
+    /// The null move's reduction grows by a ply per this many plies of depth.
+    pub null_depth_divisor: i32,
+    /// The null move's reduction grows by a ply per this much evaluation over beta; 0: off.
+    pub null_eval_divisor: i32,
     pub time: TimeKnobs,
 }
 
@@ -178,10 +200,14 @@ impl Knobs {
             null_min_depth: values[18],
             exact_check_prune: values[19],
             qs_checks: values[20],
+            check_extension_depth: values[21],
+            rfp_depth: values[22],
+            null_depth_divisor: values[23].max(1),
+            null_eval_divisor: values[24],
             time: TimeKnobs {
-                moves_left: positive(values[21]),
-                hard_share: positive(values[22]),
-                stability: values[23].max(0) as u32,
+                moves_left: positive(values[25]),
+                hard_share: positive(values[26]),
+                stability: values[27].max(0) as u32,
             },
         }
     }

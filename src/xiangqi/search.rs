@@ -34,11 +34,6 @@ use std::time::{Duration, Instant};
 
 use super::score::INFINITY;
 pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
-/// Reverse futility pruning: up to this depth, a node whose static evaluation beats beta by
-/// the RFP margin ([`Knobs`]) a ply is cut without a search. (Against random weights at 2,000
-/// nodes a move, margins of 50, 80, 120 and 200 scored 95.4, 95.7, 95.1 and 94.9%; depth 5
-/// scored 95.2%.)
-const RFP_DEPTH: i32 = 3;
 /// Futility pruning: up to this depth, off the principal variation and out of check, when
 /// the static evaluation plus the futility margin a ply cannot reach alpha, quiet moves that
 /// cannot give check are not searched (after the first move).
@@ -584,7 +579,7 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        if in_check && self.extends_check(board, ply) {
+        if in_check && depth >= self.knobs.check_extension_depth && self.extends_check(board, ply) {
             depth += 1;
         }
         if depth <= 0 {
@@ -621,7 +616,9 @@ impl Searcher {
             && !self.frames[ply].after_null
             && depth >= self.knobs.null_min_depth
             && has_attackers(board, board.turn());
-        let reverse_futile = prunable && depth <= RFP_DEPTH && beta.abs() < MATE_BOUND;
+        // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
+        // margin a ply cuts the node without a search.
+        let reverse_futile = prunable && depth <= self.knobs.rfp_depth && beta.abs() < MATE_BOUND;
         // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
         // of them off the PV and out of check, use it corrected.
         let correction = if prunable { self.correction.get(board) } else { 0 };
@@ -670,7 +667,11 @@ impl Searcher {
         }
         if let Some(eval) = corrected.filter(|_| null_allowed) {
             if eval >= beta {
-                let r = self.knobs.null_reduction + depth / 4;
+                let by_eval = match self.knobs.null_eval_divisor {
+                    0 => 0,
+                    d => ((eval - beta) / d).min(3),
+                };
+                let r = self.knobs.null_reduction + depth / self.knobs.null_depth_divisor + by_eval;
                 self.frames[ply + 1].psq = self.frames[ply].psq;
                 let undo = board.make_null();
                 let floor = std::mem::replace(&mut self.null_floor, self.path.len());
