@@ -134,6 +134,8 @@ fn search_knobs_keep_mates_exact() {
         ("search_rfp_depth", 7),
         ("search_null_depth_divisor", 3),
         ("search_null_eval_divisor", 300),
+        ("search_improving", 1),
+        ("search_lmp_depth", 5),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -601,6 +601,8 @@ mod tests {
                 "search_rfp_depth",
                 "search_null_depth_divisor",
                 "search_null_eval_divisor",
+                "search_improving",
+                "search_lmp_depth",
                 "time_moves_left"
             ]
         );

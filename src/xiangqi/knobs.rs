@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 28] = [
+pub(super) const SPECS: [Spec; 30] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -31,6 +31,8 @@ pub(super) const SPECS: [Spec; 28] = [
     Spec::search_knob("search_rfp_depth", 3, 1, 12, 4),
     Spec::search_knob("search_null_depth_divisor", 4, 2, 8, 3),
     Spec::search_knob("search_null_eval_divisor", 0, 0, 1000, 10),
+    Spec::search_knob("search_improving", 0, 0, 1, 1),
+    Spec::search_knob("search_lmp_depth", 3, 1, 12, 4),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -44,7 +46,7 @@ pub fn describe(name: &str) -> Option<&'static str> {
             "search: futility margin per ply of depth for quiet moves (depth 3 and less)"
         }
         "search_lmp_base" => {
-            "search: quiet moves searched before late-move pruning, plus 2 depth^2 (depth 3 and less)"
+            "search: quiet moves searched before late-move pruning, plus 2 depth^2"
         }
         "search_null_reduction" => "search: null-move reduction before its growth with depth and evaluation",
         "search_aspiration_window" => "search: half-width of the first aspiration window",
@@ -102,6 +104,10 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_null_eval_divisor" => {
             "search: the null move's reduction grows by a ply per this much of the evaluation over beta, up to 3 (0: off)"
         }
+        "search_improving" => {
+            "search: 1 weighs whether the static evaluation rose over two plies: a ply less of reverse futility margin if so, else half the late-move pruning count and a ply more of reduction (0: off)"
+        }
+        "search_lmp_depth" => "search: the deepest node late-move pruning prunes at",
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -161,6 +167,10 @@ pub struct Knobs {
     pub null_depth_divisor: i32,
     /// The null move's reduction grows by a ply per this much evaluation over beta; 0: off.
     pub null_eval_divisor: i32,
+    /// 1: pruning and reductions weigh whether the static evaluation is improving.
+    pub improving: i32,
+    /// Late-move pruning's deepest node.
+    pub lmp_depth: i32,
     pub time: TimeKnobs,
 }
 
@@ -204,10 +214,12 @@ impl Knobs {
             rfp_depth: values[22],
             null_depth_divisor: values[23].max(1),
             null_eval_divisor: values[24],
+            improving: values[25],
+            lmp_depth: values[26],
             time: TimeKnobs {
-                moves_left: positive(values[25]),
-                hard_share: positive(values[26]),
-                stability: values[27].max(0) as u32,
+                moves_left: positive(values[27]),
+                hard_share: positive(values[28]),
+                stability: values[29].max(0) as u32,
             },
         }
     }

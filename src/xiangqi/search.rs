@@ -38,9 +38,6 @@ pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
 /// the static evaluation plus the futility margin a ply cannot reach alpha, quiet moves that
 /// cannot give check are not searched (after the first move).
 const FUTILITY_DEPTH: i32 = 3;
-/// Late-move pruning: up to this depth, past `base + 2 depth^2` quiet moves, the remaining
-/// quiet moves that cannot give check are not searched.
-const LMP_DEPTH: i32 = 3;
 /// History pruning (knob `search_history_prune`): up to this depth, off the principal
 /// variation and out of check, quiet moves that cannot give check and whose history plus
 /// continuation history is below -knob × depth are not searched (after the first move).
@@ -473,6 +470,7 @@ impl Searcher {
                 let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
                 r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32 + gives_check as i32;
                 r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
+                r += self.frames[ply].worsening as i32;
                 r.clamp(0, depth - 2)
             } else {
                 0
@@ -523,6 +521,34 @@ impl Searcher {
         };
         let us = board.turn();
         board.attackers_of(us.flip(), at).any() || !board.attackers_of(us, at).any()
+    }
+
+    /// With the knob `search_improving`, takes the node's raw static evaluation (`hit_eval`
+    /// when the table has it) and says whether the side to move is improving: its evaluation
+    /// is above the one two plies up (four when that node was in check; a node in check is
+    /// not improving, one with nothing to compare with is). `None` with the knob off.
+    fn improving(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        in_check: bool,
+        hit_eval: Option<Score>,
+    ) -> Option<bool> {
+        self.frames[ply].static_eval = None;
+        self.frames[ply].worsening = false;
+        if self.knobs.improving == 0 {
+            return None;
+        }
+        if in_check {
+            self.frames[ply].worsening = true;
+            return Some(false);
+        }
+        let e = hit_eval.unwrap_or_else(|| self.evaluate(board, ply).0);
+        self.frames[ply].static_eval = Some(e);
+        let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].static_eval);
+        let improving = earlier(2).or_else(|| earlier(4)).is_none_or(|before| e > before);
+        self.frames[ply].worsening = !improving;
+        Some(improving)
     }
 
     /// Whether the raw static evaluation is at most `needed`: from `eval` or the table's
@@ -622,7 +648,11 @@ impl Searcher {
         // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
         // of them off the PV and out of check, use it corrected.
         let correction = if prunable { self.correction.get(board) } else { 0 };
-        let mut eval = if !(null_allowed || reverse_futile) {
+        let hit_eval = hit.and_then(|h| h.eval);
+        let improving = self.improving(board, ply, in_check, hit_eval);
+        let mut eval = if let Some(e) = self.frames[ply].static_eval {
+            Some(e)
+        } else if !(null_allowed || reverse_futile) {
             None
         } else {
             let needed = if null_allowed {
@@ -630,20 +660,19 @@ impl Searcher {
             } else {
                 beta + self.knobs.rfp_margin * depth
             } - correction;
-            hit.and_then(|h| h.eval).or_else(|| {
+            hit_eval.or_else(|| {
                 let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
         let corrected = eval.map(|e| e + correction);
         if let Some(eval) = corrected {
-            let margin = self.knobs.rfp_margin * depth;
+            let margin = self.knobs.rfp_margin * (depth - (improving == Some(true)) as i32);
             if reverse_futile && eval - margin >= beta {
                 return eval - margin;
             }
         }
         // Razoring: far enough below alpha, a quiescence search that stays below it decides.
-        let hit_eval = hit.and_then(|h| h.eval);
         let razor = self.knobs.razor_margin;
         if prunable
             && razor > 0
@@ -747,8 +776,13 @@ impl Searcher {
         } else {
             i32::MIN
         };
-        let quiet_limit = if prunable && depth <= LMP_DEPTH {
-            (self.knobs.lmp_base + 2 * depth * depth) as usize
+        let quiet_limit = if prunable && depth <= self.knobs.lmp_depth {
+            let limit = (self.knobs.lmp_base + 2 * depth * depth) as usize;
+            if improving == Some(false) {
+                limit / 2
+            } else {
+                limit
+            }
         } else {
             usize::MAX
         };
@@ -808,7 +842,9 @@ impl Searcher {
             Flow::Cut | Flow::Rest(_) => {}
         }
         let bound = bound_of(best.score, alpha_orig, beta);
-        self.learn_correction(board, &best, depth, bound, eval.map(|e| e + correction));
+        // Only where pruning may use it is the evaluation corrected, and so taught.
+        let corrected = eval.filter(|_| prunable).map(|e| e + correction);
+        self.learn_correction(board, &best, depth, bound, corrected);
         // Below alpha every score is only a bound: the best of them is noise, and the
         // table's earlier move (which the store keeps when given none) may be worth more.
         let mv = if bound == Bound::Upper && self.knobs.fail_low_keeps_move > 0 {
@@ -1350,6 +1386,12 @@ struct Frame {
     last: LastMove,
     /// Whether this node's hash move is a capture (late quiet moves may then be reduced more).
     tt_capture: bool,
+    /// The raw static evaluation, where the knob `search_improving` has it taken (out of
+    /// check), for the nodes two and four plies down to compare theirs with.
+    static_eval: Option<Score>,
+    /// With `search_improving`: the static evaluation is not above its value two (or four)
+    /// plies up, so late moves are reduced a ply more.
+    worsening: bool,
     /// Move-ordering keys (see [`movepick::order_key`]), kept here so that no node clears
     /// a fresh array.
     keys: [i64; MAX_MOVES],
@@ -1366,6 +1408,8 @@ impl Default for Frame {
             after_null: false,
             last: None,
             tt_capture: false,
+            static_eval: None,
+            worsening: false,
             keys: [0; MAX_MOVES],
         }
     }
