@@ -603,6 +603,7 @@ mod tests {
                 "search_null_eval_divisor",
                 "search_improving",
                 "search_lmp_depth",
+                "search_qs_tt",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 30] = [
+pub(super) const SPECS: [Spec; 31] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -33,6 +33,7 @@ pub(super) const SPECS: [Spec; 30] = [
     Spec::search_knob("search_null_eval_divisor", 0, 0, 1000, 10),
     Spec::search_knob("search_improving", 0, 0, 1, 1),
     Spec::search_knob("search_lmp_depth", 3, 1, 12, 4),
+    Spec::search_knob("search_qs_tt", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -108,6 +109,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
             "search: 1 weighs whether the static evaluation rose over two plies: a ply less of reverse futility margin if so, else half the late-move pruning count and a ply more of reduction (0: off)"
         }
         "search_lmp_depth" => "search: the deepest node late-move pruning prunes at",
+        "search_qs_tt" => {
+            "search: 1 has quiescence probe the transposition table (a cut-off at a null window, the move to try first) and store its results (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -171,6 +175,8 @@ pub struct Knobs {
     pub improving: i32,
     /// Late-move pruning's deepest node.
     pub lmp_depth: i32,
+    /// 1: quiescence probes and stores the transposition table.
+    pub qs_tt: i32,
     pub time: TimeKnobs,
 }
 
@@ -216,10 +222,11 @@ impl Knobs {
             null_eval_divisor: values[24],
             improving: values[25],
             lmp_depth: values[26],
+            qs_tt: values[27],
             time: TimeKnobs {
-                moves_left: positive(values[27]),
-                hard_share: positive(values[28]),
-                stability: values[29].max(0) as u32,
+                moves_left: positive(values[28]),
+                hard_share: positive(values[29]),
+                stability: values[30].max(0) as u32,
             },
         }
     }

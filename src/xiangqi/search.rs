@@ -946,13 +946,35 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.weights.evaluate_with(board, self.frames[ply].psq);
         }
+        // With the knob `search_qs_tt`, the table may settle a null-window node at once and
+        // names the move to try first; results go back in at depth 0, never over a deeper
+        // entry of the same position.
+        let hit = if self.knobs.qs_tt > 0 {
+            self.tt.probe(board.hash(), ply, board.halfmoves())
+        } else {
+            None
+        };
+        if let Some(h) = hit.filter(|h| beta - alpha == 1 && h.depth >= 0) {
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+            };
+            if cut {
+                return h.score;
+            }
+        }
+        let hash_move = hit.and_then(|h| h.mv);
+        let store = self.knobs.qs_tt > 0 && hit.is_none_or(|h| h.depth <= 0);
+        let alpha_orig = alpha;
         let mut best = -INFINITY;
+        let mut best_move = None;
         let moves = if in_check {
             let all = board.legal_moves_to_in(Bitboard::FULL, true);
             if all.is_empty() {
                 return -(MATE - ply as Score);
             }
-            self.score_moves(board, &all, None, ply, 0, None);
+            self.score_moves(board, &all, hash_move, ply, 0, None);
             all
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
@@ -981,9 +1003,17 @@ impl Searcher {
                 return best;
             }
             let captures = board.legal_captures_of(targets);
-            self.score_moves(board, &captures, None, ply, 0, Some(attacked[us.flip().index()]));
+            self.score_moves(
+                board,
+                &captures,
+                hash_move,
+                ply,
+                0,
+                Some(attacked[us.flip().index()]),
+            );
             captures
         };
+        let mut cut = false;
         for i in 0..moves.len() {
             let mv = pick(&mut self.frames[ply].keys[..moves.len()], i);
             // Out of check, captures that lose material (a protected piece worth less than the
@@ -995,11 +1025,15 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
+            if score > best {
+                best_move = Some(mv);
+            }
             if raise(&mut best, &mut alpha, score, beta) {
-                return best;
+                cut = true;
+                break;
             }
         }
-        if checks && !in_check {
+        if checks && !in_check && !cut {
             let zone = check_zone(board);
             let quiets = board.legal_moves_to_in(!board.occupied(), false);
             for &mv in quiets.iter() {
@@ -1010,10 +1044,17 @@ impl Searcher {
                 if self.aborted {
                     return 0;
                 }
+                if score > best {
+                    best_move = Some(mv);
+                }
                 if raise(&mut best, &mut alpha, score, beta) {
                     break;
                 }
             }
+        }
+        if store {
+            let bound = bound_of(best, alpha_orig, beta);
+            self.tt.store(board.hash(), ply, best_move, best, 0, bound, None);
         }
         best
     }
