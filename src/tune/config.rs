@@ -604,6 +604,7 @@ mod tests {
                 "search_improving",
                 "search_lmp_depth",
                 "search_qs_tt",
+                "search_lmr_history",
                 "time_moves_left"
             ]
         );

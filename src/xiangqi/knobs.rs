@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 31] = [
+pub(super) const SPECS: [Spec; 32] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -34,6 +34,7 @@ pub(super) const SPECS: [Spec; 31] = [
     Spec::search_knob("search_improving", 0, 0, 1, 1),
     Spec::search_knob("search_lmp_depth", 3, 1, 12, 4),
     Spec::search_knob("search_qs_tt", 0, 0, 1, 1),
+    Spec::search_knob("search_lmr_history", 0, 0, 32000, 15),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -112,6 +113,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_qs_tt" => {
             "search: 1 has quiescence probe the transposition table (a cut-off at a null window, the move to try first) and store its results (0: off)"
         }
+        "search_lmr_history" => {
+            "search: late-move reductions fall (or grow) by a ply per this much history plus continuation history (0: a ply less when the history is positive)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -177,6 +181,9 @@ pub struct Knobs {
     pub lmp_depth: i32,
     /// 1: quiescence probes and stores the transposition table.
     pub qs_tt: i32,
+    /// History (plus continuation history) per ply of less reduction; 0: a ply less for a
+    /// positive history.
+    pub lmr_history: i32,
     pub time: TimeKnobs,
 }
 
@@ -223,10 +230,11 @@ impl Knobs {
             improving: values[25],
             lmp_depth: values[26],
             qs_tt: values[27],
+            lmr_history: values[28],
             time: TimeKnobs {
-                moves_left: positive(values[28]),
-                hard_share: positive(values[29]),
-                stability: values[30].max(0) as u32,
+                moves_left: positive(values[29]),
+                hard_share: positive(values[30]),
+                stability: values[31].max(0) as u32,
             },
         }
     }

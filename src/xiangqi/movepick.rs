@@ -131,6 +131,13 @@ impl ContinuationHistory {
         Some(&self.0[start..start + ROW])
     }
 
+    /// The score of the answer `mv` of `piece` to `last` (0 without a last move).
+    #[inline]
+    pub fn get(&self, last: LastMove, piece: Piece, mv: Move) -> i32 {
+        self.row(last)
+            .map_or(0, |row| i32::from(row[Self::index(piece, mv.to())]))
+    }
+
     /// A move's place by piece and destination: the answer's within a row, and the last
     /// move's row within the table.
     #[inline]

@@ -466,9 +466,20 @@ impl Searcher {
             let reduction = if depth >= 3 && index >= 2 && reducible && check_reducible {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
                 // The move is made: its piece stands on its destination.
-                let history = board.piece_at(mv.to()).map_or(0, |p| self.history.get(p, mv));
+                let piece = board.piece_at(mv.to());
+                let history = piece.map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
-                r -= (node == Node::Pv) as i32 + killer as i32 + (history > 0) as i32 + gives_check as i32;
+                r -= (node == Node::Pv) as i32 + killer as i32 + gives_check as i32;
+                // By history: a ply less for a move that has cut off more than failed, or
+                // (knob `search_lmr_history`) plies in proportion to history and continuation
+                // history, more or less.
+                r -= match self.knobs.lmr_history {
+                    0 => (history > 0) as i32,
+                    scale => {
+                        let cont = piece.map_or(0, |p| self.cont.get(self.frames[ply].last, p, mv));
+                        (history + cont) / scale
+                    }
+                };
                 r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
                 r += self.frames[ply].worsening as i32;
                 r.clamp(0, depth - 2)
