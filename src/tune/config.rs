@@ -605,6 +605,7 @@ mod tests {
                 "search_lmp_depth",
                 "search_qs_tt",
                 "search_lmr_history",
+                "search_lmr_cut_node",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 32] = [
+pub(super) const SPECS: [Spec; 33] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -35,6 +35,7 @@ pub(super) const SPECS: [Spec; 32] = [
     Spec::search_knob("search_lmp_depth", 3, 1, 12, 4),
     Spec::search_knob("search_qs_tt", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_history", 0, 0, 32000, 15),
+    Spec::search_knob("search_lmr_cut_node", 0, 0, 3, 2),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -116,6 +117,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_lmr_history" => {
             "search: late-move reductions fall (or grow) by a ply per this much history plus continuation history (0: a ply less when the history is positive)"
         }
+        "search_lmr_cut_node" => {
+            "search: plies more of late-move reduction at a node expected to fail high (a cut node)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -184,6 +188,8 @@ pub struct Knobs {
     /// History (plus continuation history) per ply of less reduction; 0: a ply less for a
     /// positive history.
     pub lmr_history: i32,
+    /// Extra plies of reduction for late moves of a cut node.
+    pub lmr_cut_node: i32,
     pub time: TimeKnobs,
 }
 
@@ -231,10 +237,11 @@ impl Knobs {
             lmp_depth: values[26],
             qs_tt: values[27],
             lmr_history: values[28],
+            lmr_cut_node: values[29],
             time: TimeKnobs {
-                moves_left: positive(values[29]),
-                hard_share: positive(values[30]),
-                stability: values[31].max(0) as u32,
+                moves_left: positive(values[30]),
+                hard_share: positive(values[31]),
+                stability: values[32].max(0) as u32,
             },
         }
     }

@@ -458,7 +458,7 @@ impl Searcher {
             self.tt.prefetch(board.hash());
         }
         let score = if index == 0 {
-            -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node)
+            -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node.child(true))
         } else {
             // Xiangqi's checks are many, and a check's reply is extended: reducing late ones
             // (by a ply less) is the knob's question.
@@ -482,20 +482,20 @@ impl Searcher {
                 };
                 r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
                 r += self.frames[ply].worsening as i32;
+                r += self.knobs.lmr_cut_node * (node == Node::Cut) as i32;
                 r.clamp(0, depth - 2)
             } else {
                 0
             };
-            let mut s = -self.negamax(
-                board,
-                depth - 1 - reduction,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                Node::NonPv,
-            );
+            // A reduced search is expected to fail high (a cut node) as Stockfish has it.
+            let reduced = if reduction > 0 {
+                Node::Cut
+            } else {
+                node.child(false)
+            };
+            let mut s = -self.negamax(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, reduced);
             if s > alpha && reduction > 0 {
-                s = -self.negamax(board, depth - 1, -alpha - 1, -alpha, ply + 1, Node::NonPv);
+                s = -self.negamax(board, depth - 1, -alpha - 1, -alpha, ply + 1, node.child(false));
             }
             if s > alpha && s < beta && node == Node::Pv {
                 s = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, Node::Pv);
@@ -720,7 +720,7 @@ impl Searcher {
                 next.in_check = false;
                 next.after_null = true;
                 next.last = None;
-                let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, Node::NonPv);
+                let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, node.child(false));
                 self.null_floor = floor;
                 board.unmake_null(undo);
                 if self.aborted {
@@ -754,7 +754,7 @@ impl Searcher {
                 let base = corrected.unwrap_or_else(|| {
                     self.weights.material_estimate(board, self.frames[ply].psq) + correction
                 });
-                if let Some(score) = self.probcut(board, depth, raised, ply, base, eval) {
+                if let Some(score) = self.probcut(board, depth, raised, ply, node, base, eval) {
                     return score;
                 }
                 if self.aborted {
@@ -871,12 +871,14 @@ impl Searcher {
     /// gain could lift `base` (the corrected evaluation) to `raised`, each searched with a
     /// null window at `raised`, first by quiescence and then to depth - 4. The first that
     /// holds is the node's score (stored as a lower bound at depth - 3).
+    #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
         board: &mut Board,
         depth: i32,
         raised: Score,
         ply: usize,
+        node: Node,
         base: Score,
         eval: Option<Score>,
     ) -> Option<Score> {
@@ -898,7 +900,7 @@ impl Searcher {
             let in_check = self.frames[ply + 1].in_check;
             let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check, false);
             if score >= raised && !self.aborted {
-                score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, Node::NonPv);
+                score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, node.child(false));
             }
             self.leave(board, mv, undo);
             if self.aborted {
@@ -1412,12 +1414,29 @@ impl Searcher {
     }
 }
 
-/// Whether a node is on the principal variation (searched with an open window) or is
-/// expected to fail high or low (a null window), where pruning is allowed.
+/// Whether a node is on the principal variation (searched with an open window) or, searched
+/// with a null window where pruning is allowed, expected to fail high (a cut node) or low
+/// (an all node). The last two differ only in how much late moves are reduced (knob
+/// `search_lmr_cut_node`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     Pv,
-    NonPv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The expected type of a child searched at full depth: a PV node's first child is on
+    /// the PV, its other children are cut nodes; the children of a cut node are all nodes
+    /// and those of an all node cut nodes.
+    #[inline]
+    fn child(self, first: bool) -> Node {
+        match self {
+            Node::Pv if first => Node::Pv,
+            Node::Cut => Node::All,
+            Node::Pv | Node::All => Node::Cut,
+        }
+    }
 }
 
 /// What the search keeps for one ply of the current path.
