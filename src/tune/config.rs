@@ -606,6 +606,7 @@ mod tests {
                 "search_qs_tt",
                 "search_lmr_history",
                 "search_lmr_cut_node",
+                "search_lmp_square",
                 "time_moves_left"
             ]
         );

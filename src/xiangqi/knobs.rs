@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 33] = [
+pub(super) const SPECS: [Spec; 34] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -36,6 +36,7 @@ pub(super) const SPECS: [Spec; 33] = [
     Spec::search_knob("search_qs_tt", 0, 0, 1, 1),
     Spec::search_knob("search_lmr_history", 0, 0, 32000, 15),
     Spec::search_knob("search_lmr_cut_node", 0, 0, 3, 2),
+    Spec::search_knob("search_lmp_square", 2, 1, 4, 2),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -49,7 +50,7 @@ pub fn describe(name: &str) -> Option<&'static str> {
             "search: futility margin per ply of depth for quiet moves (depth 3 and less)"
         }
         "search_lmp_base" => {
-            "search: quiet moves searched before late-move pruning, plus 2 depth^2"
+            "search: quiet moves searched before late-move pruning, plus search_lmp_square x depth^2"
         }
         "search_null_reduction" => "search: null-move reduction before its growth with depth and evaluation",
         "search_aspiration_window" => "search: half-width of the first aspiration window",
@@ -120,6 +121,7 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_lmr_cut_node" => {
             "search: plies more of late-move reduction at a node expected to fail high (a cut node)"
         }
+        "search_lmp_square" => "search: late-move pruning's quiet moves per depth^2 (see search_lmp_base)",
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -190,6 +192,8 @@ pub struct Knobs {
     pub lmr_history: i32,
     /// Extra plies of reduction for late moves of a cut node.
     pub lmr_cut_node: i32,
+    /// Late-move pruning's count per depth squared.
+    pub lmp_square: i32,
     pub time: TimeKnobs,
 }
 
@@ -238,10 +242,11 @@ impl Knobs {
             qs_tt: values[27],
             lmr_history: values[28],
             lmr_cut_node: values[29],
+            lmp_square: values[30],
             time: TimeKnobs {
-                moves_left: positive(values[30]),
-                hard_share: positive(values[31]),
-                stability: values[32].max(0) as u32,
+                moves_left: positive(values[31]),
+                hard_share: positive(values[32]),
+                stability: values[33].max(0) as u32,
             },
         }
     }

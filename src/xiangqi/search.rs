@@ -788,7 +788,7 @@ impl Searcher {
             i32::MIN
         };
         let quiet_limit = if prunable && depth <= self.knobs.lmp_depth {
-            let limit = (self.knobs.lmp_base + 2 * depth * depth) as usize;
+            let limit = (self.knobs.lmp_base + self.knobs.lmp_square * depth * depth) as usize;
             if improving == Some(false) {
                 limit / 2
             } else {
