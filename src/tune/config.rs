@@ -607,6 +607,7 @@ mod tests {
                 "search_lmr_history",
                 "search_lmr_cut_node",
                 "search_lmp_square",
+                "search_singular_depth",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 34] = [
+pub(super) const SPECS: [Spec; 35] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -37,6 +37,7 @@ pub(super) const SPECS: [Spec; 34] = [
     Spec::search_knob("search_lmr_history", 0, 0, 32000, 15),
     Spec::search_knob("search_lmr_cut_node", 0, 0, 3, 2),
     Spec::search_knob("search_lmp_square", 2, 1, 4, 2),
+    Spec::search_knob("search_singular_depth", 0, 0, 20, 5),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -122,6 +123,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
             "search: plies more of late-move reduction at a node expected to fail high (a cut node)"
         }
         "search_lmp_square" => "search: late-move pruning's quiet moves per depth^2 (see search_lmp_base)",
+        "search_singular_depth" => {
+            "search: from this depth, a hash move that nothing else comes near in a half-depth search without it is searched a ply deeper (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -194,6 +198,8 @@ pub struct Knobs {
     pub lmr_cut_node: i32,
     /// Late-move pruning's count per depth squared.
     pub lmp_square: i32,
+    /// The singular extension's shallowest depth; 0 turns it off.
+    pub singular_depth: i32,
     pub time: TimeKnobs,
 }
 
@@ -243,10 +249,11 @@ impl Knobs {
             lmr_history: values[28],
             lmr_cut_node: values[29],
             lmp_square: values[30],
+            singular_depth: values[31],
             time: TimeKnobs {
-                moves_left: positive(values[31]),
-                hard_share: positive(values[32]),
-                stability: values[33].max(0) as u32,
+                moves_left: positive(values[32]),
+                hard_share: positive(values[33]),
+                stability: values[34].max(0) as u32,
             },
         }
     }

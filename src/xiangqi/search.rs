@@ -25,7 +25,7 @@ use super::movepick::{
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
 use super::time::{TimeControl, TimeManager};
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, Hit, Tt};
 use super::types::{Color, Role};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,6 +44,9 @@ const FUTILITY_DEPTH: i32 = 3;
 const HISTORY_PRUNE_DEPTH: i32 = 3;
 /// Razoring's depth limit (the knob `search_razor_margin` turns it on).
 const RAZOR_DEPTH: i32 = 3;
+
+/// The singular extension's bar: the table's score less this per ply of depth.
+const SINGULAR_MARGIN: Score = 2;
 
 /// ProbCut's shallowest node: its verification searches to depth - 4.
 const PROBCUT_DEPTH: i32 = 5;
@@ -140,6 +143,8 @@ pub struct Searcher {
     /// The score of the move at the head of the root's PV when the current iteration has put one
     /// there: a search stopped mid-iteration still plays a move proven better at the new depth.
     root_partial: Option<Score>,
+    /// The depth of the iteration under way.
+    root_depth: i32,
     /// [`Weights::positional_margin`] of the current weights.
     lazy_margin: Score,
     evals: EvalCache,
@@ -172,6 +177,7 @@ impl Searcher {
             pondering: false,
             root_first_ok: false,
             root_partial: None,
+            root_depth: 0,
             lazy_margin,
             evals: EvalCache::new(),
         };
@@ -295,6 +301,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.root_first_ok = false;
             self.root_partial = None;
+            self.root_depth = depth as i32;
             let score = self.aspiration(&mut board, depth as i32, previous, &root_moves);
             // A stopped iteration still counts for the move it proved best, if any; the
             // reported depth stays the last one completed.
@@ -630,9 +637,14 @@ impl Searcher {
         }
 
         let hash = board.hash();
+        // A singular extension's search leaves one move out: it takes nothing from the
+        // table but the evaluation, and stores nothing.
+        let excluded = self.frames[ply].excluded;
         let hit = self.tt.probe(hash, ply, board.halfmoves());
-        let mut tt_move = hit.and_then(|h| h.mv).filter(|&m| board.is_legal(m));
-        if let Some(h) = hit {
+        let mut tt_move = hit
+            .and_then(|h| h.mv)
+            .filter(|&m| excluded.is_none() && board.is_legal(m));
+        if let Some(h) = hit.filter(|_| excluded.is_none()) {
             if !pv_node && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
@@ -652,6 +664,7 @@ impl Searcher {
         let null_allowed = prunable
             && !self.frames[ply].after_null
             && depth >= self.knobs.null_min_depth
+            && excluded.is_none()
             && has_attackers(board, board.turn());
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
         // margin a ply cuts the node without a search.
@@ -740,7 +753,7 @@ impl Searcher {
         // Internal iterative reduction: off the PV, a node the table knows nothing of is
         // seldom critical, and the shallower search finds a move for its next visit.
         let iir = self.knobs.iir_depth;
-        if !pv_node && iir > 0 && depth >= iir && tt_move.is_none() {
+        if !pv_node && iir > 0 && depth >= iir && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
@@ -748,7 +761,12 @@ impl Searcher {
         // make the full search fail high too. Skipped when the table already holds a search
         // nearly as deep that stayed below the raised bound.
         let probcut_margin = self.knobs.probcut_margin;
-        if prunable && probcut_margin > 0 && depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND {
+        if prunable
+            && probcut_margin > 0
+            && depth >= PROBCUT_DEPTH
+            && beta.abs() < MATE_BOUND
+            && excluded.is_none()
+        {
             let raised = beta + probcut_margin;
             if !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < raised) {
                 let base = corrected.unwrap_or_else(|| {
@@ -810,6 +828,15 @@ impl Searcher {
                 .and_then(|h| h.mv)
                 .filter(|&m| board.is_legal(m));
         }
+        let extend = match self.singular(board, depth, beta, ply, node, tt_move, hit) {
+            Singular::Cut(score) => return score,
+            Singular::Extend => tt_move.map(|m| (m, 1)),
+            Singular::Reduce => tt_move.map(|m| (m, -1)),
+            Singular::No => None,
+        };
+        if self.aborted {
+            return 0;
+        }
         self.frames[ply].tt_capture = tt_move.is_some_and(|m| board.piece_at(m.to()).is_some());
 
         let alpha_orig = alpha;
@@ -826,7 +853,8 @@ impl Searcher {
             beta,
             ply,
             node,
-            skip: [None; 3],
+            skip: [excluded, None, None],
+            extend,
             searched: 0,
             futile,
             quiet_limit,
@@ -845,12 +873,17 @@ impl Searcher {
         }
         match flow {
             Flow::Aborted => return 0,
+            // Only the left-out move: it is singular indeed.
+            Flow::Rest(_) if stage.searched == 0 && excluded.is_some() => return alpha,
             Flow::Rest(_) if stage.searched == 0 => {
                 // Checkmated or stalemated: both lose in Xiangqi.
                 return -(MATE - ply as Score);
             }
             // A cut-off's score is at least beta: its bound comes out a lower bound.
             Flow::Cut | Flow::Rest(_) => {}
+        }
+        if excluded.is_some() {
+            return best.score;
         }
         let bound = bound_of(best.score, alpha_orig, beta);
         // Only where pruning may use it is the evaluation corrected, and so taught.
@@ -865,6 +898,54 @@ impl Searcher {
         };
         self.tt.store(hash, ply, mv, best.score, depth, bound, eval);
         best.score
+    }
+
+    /// The singular extension (knob `search_singular_depth`): where the table's move was a
+    /// lower bound from nearly as deep, the node is searched again to half depth without it
+    /// against a bar a little below its score. When nothing else comes near, the move is
+    /// singular and gets a ply more; when the bar is above beta and another move reaches it,
+    /// several moves beat beta and the node is cut (multi-cut); when only the table's score
+    /// is above beta, other moves would do too, and the table's move gets a ply less.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        board: &mut Board,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        node: Node,
+        tt_move: Option<Move>,
+        hit: Option<Hit>,
+    ) -> Singular {
+        let min_depth = self.knobs.singular_depth;
+        let (Some(mv), Some(h)) = (tt_move, hit) else {
+            return Singular::No;
+        };
+        let applies = min_depth > 0
+            && depth >= min_depth
+            && h.mv == Some(mv)
+            && h.depth >= depth - 3
+            && h.bound != Bound::Upper
+            && h.score.abs() < MATE_BOUND
+            && self.frames[ply].excluded.is_none()
+            // Extensions must not run away: none past twice the iteration's depth.
+            && (ply as i32) < 2 * self.root_depth;
+        if !applies {
+            return Singular::No;
+        }
+        let bar = h.score - SINGULAR_MARGIN * depth;
+        self.frames[ply].excluded = Some(mv);
+        let score = self.negamax(board, (depth - 1) / 2, bar - 1, bar, ply, node.child(false));
+        self.frames[ply].excluded = None;
+        if score < bar {
+            Singular::Extend
+        } else if bar >= beta {
+            Singular::Cut(bar)
+        } else if h.score >= beta {
+            Singular::Reduce
+        } else {
+            Singular::No
+        }
     }
 
     /// ProbCut's captures at a node of `depth`: those that win or trade material and whose
@@ -1316,7 +1397,11 @@ impl Searcher {
         let score = self.child(
             board,
             mv,
-            depth,
+            depth
+                + stage
+                    .extend
+                    .filter(|&(m, _)| m == mv)
+                    .map_or(0, |(_, plies)| plies),
             node.alpha,
             stage.beta,
             ply,
@@ -1457,6 +1542,8 @@ struct Frame {
     last: LastMove,
     /// Whether this node's hash move is a capture (late quiet moves may then be reduced more).
     tt_capture: bool,
+    /// The move a singular extension's search of this node leaves out.
+    excluded: Option<Move>,
     /// The raw static evaluation, where the knob `search_improving` has it taken (out of
     /// check), for the nodes two and four plies down to compare theirs with.
     static_eval: Option<Score>,
@@ -1479,11 +1566,23 @@ impl Default for Frame {
             after_null: false,
             last: None,
             tt_capture: false,
+            excluded: None,
             static_eval: None,
             worsening: false,
             keys: [0; MAX_MOVES],
         }
     }
+}
+
+/// What the singular extension's search said.
+enum Singular {
+    /// The table's move is singular: a ply more for it.
+    Extend,
+    /// Another move beats beta too: the node's score.
+    Cut(Score),
+    /// The table's move beat beta, and others come near: a ply less for it.
+    Reduce,
+    No,
 }
 
 /// The best score and move found so far at a node, and its raised alpha.
@@ -1509,8 +1608,12 @@ struct StageSearch {
     beta: Score,
     ply: usize,
     node: Node,
-    /// Moves already searched in an earlier stage: the hash move and the killers.
+    /// Moves already searched in an earlier stage: the hash move and the killers (or the
+    /// move a singular extension's search leaves out).
     skip: [Option<Move>; 3],
+    /// The move searched deeper or shallower, and by how many plies (the singular
+    /// extension's verdict).
+    extend: Option<(Move, i32)>,
     /// Moves searched so far (late-move reductions grow with it).
     searched: usize,
     /// Quiet moves that cannot give check are pruned: all of them (futility), or those past
