@@ -608,6 +608,7 @@ mod tests {
                 "search_lmr_cut_node",
                 "search_lmp_square",
                 "search_singular_depth",
+                "search_qs_delta",
                 "time_moves_left"
             ]
         );

@@ -1063,6 +1063,10 @@ impl Searcher {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        // Delta pruning (knob `search_qs_delta`): out of check, a capture that would leave
+        // the side below alpha even if the victim came free and the position gained the
+        // margin besides is not searched, unless it gives check.
+        let delta = if in_check { 0 } else { self.knobs.qs_delta };
         let moves = if in_check {
             let all = board.legal_moves_to_in(Bitboard::FULL, true);
             if all.is_empty() {
@@ -1108,12 +1112,24 @@ impl Searcher {
             captures
         };
         let mut cut = false;
+        let stand = best;
+        let mut zone = None;
         for i in 0..moves.len() {
             let mv = pick(&mut self.frames[ply].keys[..moves.len()], i);
             // Out of check, captures that lose material (a protected piece worth less than the
             // capturer) are left out.
             if !in_check && order_score(self.frames[ply].keys[i]) < CAPTURE_BASE {
                 break;
+            }
+            if delta > 0 {
+                let victim = board.piece_at(mv.to()).expect("quiescence out of check captures");
+                let hope = stand + self.weights.value(victim.role) + delta;
+                if hope <= alpha
+                    && !gives_check_near(board, *zone.get_or_insert_with(|| check_zone(board)), mv)
+                {
+                    best = best.max(hope);
+                    continue;
+                }
             }
             let score = self.quiescence_child(board, mv, alpha, beta, ply);
             if self.aborted {
@@ -1128,7 +1144,7 @@ impl Searcher {
             }
         }
         if checks && !in_check && !cut {
-            let zone = check_zone(board);
+            let zone = zone.unwrap_or_else(|| check_zone(board));
             let quiets = board.legal_moves_to_in(!board.occupied(), false);
             for &mv in quiets.iter() {
                 if !gives_check_near(board, zone, mv) {
