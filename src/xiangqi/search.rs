@@ -935,7 +935,10 @@ impl Searcher {
         }
         let bar = h.score - SINGULAR_MARGIN * depth;
         self.frames[ply].excluded = Some(mv);
-        let score = self.negamax(board, (depth - 1) / 2, bar - 1, bar, ply, node.child(false));
+        // The node searched again keeps its expectation (a PV node's, searched with a null
+        // window below its score, is to fail low).
+        let again = if node == Node::Pv { Node::All } else { node };
+        let score = self.negamax(board, (depth - 1) / 2, bar - 1, bar, ply, again);
         self.frames[ply].excluded = None;
         if score < bar {
             Singular::Extend
