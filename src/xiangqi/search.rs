@@ -6,9 +6,11 @@
 //! evaluation corrected by what earlier searches found (module `correction`); null-move
 //! pruning guarded against zugzwang; check extension; internal iterative deepening without a TT
 //! move; late-move reductions; mate-distance pruning; and the game's repetition rulings
-//! (perpetual check and chase lose) inside the tree.
+//! (perpetual check and chase lose) inside the tree. Knobs ([`Knobs`]), off by default until
+//! an SPRT keeps them, add ProbCut, razoring, singular extensions, the improving flag,
+//! cut-node reductions and quiescence's table and delta pruning.
 //!
-//! A node is PV or not (`Node`); what the search keeps per ply of its path lives in one
+//! A node is PV, cut or all (`Node`); what the search keeps per ply of its path lives in one
 //! `Frame` per ply. Nothing here allocates per node, and depth- or node-limited searches
 //! are deterministic.
 
