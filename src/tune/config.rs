@@ -609,6 +609,7 @@ mod tests {
                 "search_lmp_square",
                 "search_singular_depth",
                 "search_qs_delta",
+                "search_single_reply",
                 "time_moves_left"
             ]
         );

@@ -830,11 +830,14 @@ impl Searcher {
                 .and_then(|h| h.mv)
                 .filter(|&m| board.is_legal(m));
         }
-        let extend = match self.singular(board, depth, beta, ply, node, tt_move, hit) {
-            Singular::Cut(score) => return score,
-            Singular::Extend => tt_move.map(|m| (m, 1)),
-            Singular::Reduce => tt_move.map(|m| (m, -1)),
-            Singular::No => None,
+        let extend = match self.single_reply(board, ply, in_check) {
+            Some(only) => Some((only, 1)),
+            None => match self.singular(board, depth, beta, ply, node, tt_move, hit) {
+                Singular::Cut(score) => return score,
+                Singular::Extend => tt_move.map(|m| (m, 1)),
+                Singular::Reduce => tt_move.map(|m| (m, -1)),
+                Singular::No => None,
+            },
         };
         if self.aborted {
             return 0;
@@ -900,6 +903,17 @@ impl Searcher {
         };
         self.tt.store(hash, ply, mv, best.score, depth, bound, eval);
         best.score
+    }
+
+    /// The only reply to a check, where the knob `search_single_reply` extends it a ply more
+    /// than the check's own extension: a forced reply costs the line nothing. Not past twice
+    /// the iteration's depth, so that forced lines cannot run away.
+    fn single_reply(&self, board: &Board, ply: usize, in_check: bool) -> Option<Move> {
+        if !in_check || self.knobs.single_reply == 0 || ply as i32 >= 2 * self.root_depth {
+            return None;
+        }
+        let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
+        (evasions.len() == 1).then(|| evasions[0])
     }
 
     /// The singular extension (knob `search_singular_depth`): where the table's move was a
