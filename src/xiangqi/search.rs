@@ -566,7 +566,7 @@ impl Searcher {
         let e = hit_eval.unwrap_or_else(|| self.evaluate(board, ply).0);
         self.frames[ply].static_eval = Some(e);
         let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].static_eval);
-        let improving = earlier(2).or_else(|| earlier(4)).is_none_or(|before| e > before);
+        let improving = earlier(2).or_else(|| earlier(4)).map_or(true, |before| e > before);
         self.frames[ply].worsening = !improving;
         Some(improving)
     }
@@ -1078,7 +1078,7 @@ impl Searcher {
             }
         }
         let hash_move = hit.and_then(|h| h.mv);
-        let store = self.knobs.qs_tt > 0 && hit.is_none_or(|h| h.depth <= 0);
+        let store = self.knobs.qs_tt > 0 && hit.map_or(true, |h| h.depth <= 0);
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
