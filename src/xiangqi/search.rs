@@ -566,7 +566,9 @@ impl Searcher {
         let e = hit_eval.unwrap_or_else(|| self.evaluate(board, ply).0);
         self.frames[ply].static_eval = Some(e);
         let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].static_eval);
-        let improving = earlier(2).or_else(|| earlier(4)).map_or(true, |before| e > before);
+        let improving = earlier(2)
+            .or_else(|| earlier(4))
+            .map_or(true, |before| e > before);
         self.frames[ply].worsening = !improving;
         Some(improving)
     }
@@ -647,15 +649,8 @@ impl Searcher {
             .and_then(|h| h.mv)
             .filter(|&m| excluded.is_none() && board.is_legal(m));
         if let Some(h) = hit.filter(|_| excluded.is_none()) {
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.depth >= depth && h.settles(alpha, beta) {
+                return h.score;
             }
         }
 
@@ -1067,15 +1062,8 @@ impl Searcher {
         } else {
             None
         };
-        if let Some(h) = hit.filter(|h| beta - alpha == 1 && h.depth >= 0) {
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if cut {
-                return h.score;
-            }
+        if let Some(h) = hit.filter(|h| beta - alpha == 1 && h.depth >= 0 && h.settles(alpha, beta)) {
+            return h.score;
         }
         let hash_move = hit.and_then(|h| h.mv);
         let store = self.knobs.qs_tt > 0 && hit.map_or(true, |h| h.depth <= 0);
@@ -1154,10 +1142,7 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
-            if score > best {
-                best_move = Some(mv);
-            }
-            if raise(&mut best, &mut alpha, score, beta) {
+            if raise(&mut best, &mut best_move, &mut alpha, mv, score, beta) {
                 cut = true;
                 break;
             }
@@ -1173,10 +1158,7 @@ impl Searcher {
                 if self.aborted {
                     return 0;
                 }
-                if score > best {
-                    best_move = Some(mv);
-                }
-                if raise(&mut best, &mut alpha, score, beta) {
+                if raise(&mut best, &mut best_move, &mut alpha, mv, score, beta) {
                     break;
                 }
             }
@@ -1432,11 +1414,7 @@ impl Searcher {
         let score = self.child(
             board,
             mv,
-            depth
-                + stage
-                    .extend
-                    .filter(|&(m, _)| m == mv)
-                    .map_or(0, |(_, plies)| plies),
+            stage.depth_of(mv),
             node.alpha,
             stage.beta,
             ply,
@@ -1671,6 +1649,16 @@ struct StageSearch {
 }
 
 impl StageSearch {
+    /// The depth `mv` is searched to: the node's, with the singular extension's verdict.
+    #[inline]
+    fn depth_of(&self, mv: Move) -> i32 {
+        self.depth
+            + self
+                .extend
+                .filter(|&(m, _)| m == mv)
+                .map_or(0, |(_, plies)| plies)
+    }
+
     /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: it cannot
     /// give check, a move has been searched already, and futility, the quiet-move count or
     /// its history rules it out.
@@ -1757,13 +1745,22 @@ fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
     *moves = out;
 }
 
-/// Takes a move's `score` into a quiescence node's `best` and `alpha`; true on a cut-off.
+/// Takes the `score` of `mv` into a quiescence node's `best` (and its move) and `alpha`;
+/// true on a cut-off.
 #[inline]
-fn raise(best: &mut Score, alpha: &mut Score, score: Score, beta: Score) -> bool {
+fn raise(
+    best: &mut Score,
+    best_move: &mut Option<Move>,
+    alpha: &mut Score,
+    mv: Move,
+    score: Score,
+    beta: Score,
+) -> bool {
     if score <= *best {
         return false;
     }
     *best = score;
+    *best_move = Some(mv);
     *alpha = (*alpha).max(score);
     score >= beta
 }

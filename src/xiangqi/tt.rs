@@ -31,6 +31,19 @@ pub struct Hit {
     pub eval: Option<i32>,
 }
 
+impl Hit {
+    /// Whether the stored score settles a node searched with the window (`alpha`, `beta`):
+    /// exact, or a bound on the window's far side.
+    #[inline]
+    pub fn settles(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
+}
+
 /// An entry's contents, packed into one word by [`Data::pack`].
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Data {
