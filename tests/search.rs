@@ -143,6 +143,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_singular_depth", 6),
         ("search_qs_delta", 200),
         ("search_single_reply", 1),
+        ("search_tt_pv", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -610,6 +610,7 @@ mod tests {
                 "search_singular_depth",
                 "search_qs_delta",
                 "search_single_reply",
+                "search_tt_pv",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 37] = [
+pub(super) const SPECS: [Spec; 38] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
@@ -40,6 +40,7 @@ pub(super) const SPECS: [Spec; 37] = [
     Spec::search_knob("search_singular_depth", 0, 0, 20, 5),
     Spec::search_knob("search_qs_delta", 0, 0, 1000, 10),
     Spec::search_knob("search_single_reply", 0, 0, 1, 1),
+    Spec::search_knob("search_tt_pv", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -134,6 +135,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_single_reply" => {
             "search: 1 extends a check that leaves a single reply a ply more (0: off)"
         }
+        "search_tt_pv" => {
+            "search: 1 marks in the table the positions searched on the principal variation, and spares them reverse futility and a ply of late-move reduction (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -212,6 +216,9 @@ pub struct Knobs {
     pub qs_delta: i32,
     /// 1: a check with a single reply is extended a ply more.
     pub single_reply: i32,
+    /// 1: the table marks positions searched on the principal variation; such nodes are
+    /// spared reverse futility and their late moves are reduced a ply less.
+    pub tt_pv: i32,
     pub time: TimeKnobs,
 }
 
@@ -264,10 +271,11 @@ impl Knobs {
             singular_depth: values[31],
             qs_delta: values[32],
             single_reply: values[33],
+            tt_pv: values[34],
             time: TimeKnobs {
-                moves_left: positive(values[34]),
-                hard_share: positive(values[35]),
-                stability: values[36].max(0) as u32,
+                moves_left: positive(values[35]),
+                hard_share: positive(values[36]),
+                stability: values[37].max(0) as u32,
             },
         }
     }

@@ -434,8 +434,16 @@ impl Searcher {
             }
         }
         let bound = bound_of(best, alpha_orig, beta);
-        self.tt
-            .store(board.hash(), 0, best_move, best, depth, bound, None);
+        self.tt.store(
+            board.hash(),
+            0,
+            best_move,
+            best,
+            depth,
+            bound,
+            None,
+            self.knobs.tt_pv > 0,
+        );
         best
     }
 
@@ -479,6 +487,7 @@ impl Searcher {
                 let history = piece.map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
                 r -= (node == Node::Pv) as i32 + killer as i32 + gives_check as i32;
+                r -= self.frames[ply].tt_pv as i32;
                 // By history: a ply less for a move that has cut off more than failed, or
                 // (knob `search_lmr_history`) plies in proportion to history and continuation
                 // history, more or less.
@@ -653,6 +662,10 @@ impl Searcher {
                 return h.score;
             }
         }
+        // With the knob `search_tt_pv`, a position searched on the principal variation now or
+        // before is kept from the harshest pruning: it is where the game is likely to go.
+        let tt_pv = self.knobs.tt_pv > 0 && (pv_node || hit.is_some_and(|h| h.pv));
+        self.frames[ply].tt_pv = tt_pv;
 
         // Off the principal variation, a static evaluation far enough above beta cuts the node
         // at once (reverse futility, shallow depths) or lets the opponent move twice (null
@@ -665,7 +678,7 @@ impl Searcher {
             && has_attackers(board, board.turn());
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
         // margin a ply cuts the node without a search.
-        let reverse_futile = prunable && depth <= self.knobs.rfp_depth && beta.abs() < MATE_BOUND;
+        let reverse_futile = prunable && !tt_pv && depth <= self.knobs.rfp_depth && beta.abs() < MATE_BOUND;
         // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
         // of them off the PV and out of check, use it corrected.
         let correction = if prunable { self.correction.get(board) } else { 0 };
@@ -896,7 +909,16 @@ impl Searcher {
         } else {
             best.mv
         };
-        self.tt.store(hash, ply, mv, best.score, depth, bound, eval);
+        self.tt.store(
+            hash,
+            ply,
+            mv,
+            best.score,
+            depth,
+            bound,
+            eval,
+            self.frames[ply].tt_pv,
+        );
         best.score
     }
 
@@ -1002,8 +1024,16 @@ impl Searcher {
                 return None;
             }
             if score >= raised {
-                self.tt
-                    .store(board.hash(), ply, Some(mv), score, depth - 3, Bound::Lower, eval);
+                self.tt.store(
+                    board.hash(),
+                    ply,
+                    Some(mv),
+                    score,
+                    depth - 3,
+                    Bound::Lower,
+                    eval,
+                    self.frames[ply].tt_pv,
+                );
                 return Some(score);
             }
         }
@@ -1165,7 +1195,9 @@ impl Searcher {
         }
         if store {
             let bound = bound_of(best, alpha_orig, beta);
-            self.tt.store(board.hash(), ply, best_move, best, 0, bound, None);
+            let pv = hit.is_some_and(|h| h.pv);
+            self.tt
+                .store(board.hash(), ply, best_move, best, 0, bound, None, pv);
         }
         best
     }
@@ -1555,6 +1587,9 @@ struct Frame {
     last: LastMove,
     /// Whether this node's hash move is a capture (late quiet moves may then be reduced more).
     tt_capture: bool,
+    /// With the knob `search_tt_pv`: the node is on the principal variation or the table
+    /// says its position was.
+    tt_pv: bool,
     /// The move a singular extension's search of this node leaves out.
     excluded: Option<Move>,
     /// The raw static evaluation, where the knob `search_improving` has it taken (out of
@@ -1579,6 +1614,7 @@ impl Default for Frame {
             after_null: false,
             last: None,
             tt_capture: false,
+            tt_pv: false,
             excluded: None,
             static_eval: None,
             worsening: false,

@@ -29,6 +29,8 @@ pub struct Hit {
     pub bound: Bound,
     /// The position's static evaluation, when the node that stored it computed one.
     pub eval: Option<i32>,
+    /// Whether the position was searched on the principal variation (see [`Tt::store`]).
+    pub pv: bool,
 }
 
 impl Hit {
@@ -47,6 +49,7 @@ impl Hit {
 /// An entry's contents, packed into one word by [`Data::pack`].
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Data {
+    /// The move's raw bits ([`Move::raw`] leaves bit 14 clear), with [`PV_FLAG`].
     mv: u16,
     score: i16,
     depth: i8,
@@ -116,6 +119,10 @@ const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
 /// An entry's `eval` when none was stored.
 const NO_EVAL: i16 = i16::MIN;
+
+/// The bit of an entry's `mv` that marks a principal-variation position: a move packs its
+/// two points into bits 0-13 and its tag into bit 15.
+const PV_FLAG: u16 = 1 << 14;
 
 /// Two entries, aligned so that a bucket never straddles a cache line.
 #[derive(Default)]
@@ -222,16 +229,18 @@ impl Tt {
             _ => Bound::Upper,
         };
         Some(Hit {
-            mv: Move::from_raw(e.mv),
+            mv: Move::from_raw(e.mv & !PV_FLAG),
             score: from_table(e.score as i32, ply, halfmoves),
             depth: e.depth as i32,
             bound,
             eval: (e.eval != NO_EVAL).then_some(e.eval as i32),
+            pv: e.mv & PV_FLAG != 0,
         })
     }
 
     /// Stores a result (and the static evaluation, if the node made one): replaces the same
-    /// position, else the shallower or older slot.
+    /// position, else the shallower or older slot. `pv` marks a position searched on the
+    /// principal variation now or before (the searcher's knob `search_tt_pv` sets it).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
@@ -243,6 +252,7 @@ impl Tt {
         depth: i32,
         bound: Bound,
         eval: Option<i32>,
+        pv: bool,
     ) {
         let generation = self.generation.load(Relaxed);
         let bucket = &self.memory[self.index(hash)].0;
@@ -263,7 +273,8 @@ impl Tt {
             }
         };
         // Keep a known best move (or evaluation) when a search of the same position brings none.
-        let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv));
+        let mv =
+            mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv & !PV_FLAG)) | if pv { PV_FLAG } else { 0 };
         let eval = eval
             .and_then(|v| i16::try_from(v).ok().filter(|&v| v != NO_EVAL))
             .unwrap_or(same.map_or(NO_EVAL, |e| e.eval));
@@ -323,17 +334,35 @@ mod tests {
             4,
             Bound::Exact,
             Some(-70),
+            true,
         );
         let hit = tt.probe(0xDEAD_BEEF_0000_1234, 1, 0).unwrap();
         assert_eq!(hit.score, MATE - 3, "seen from ply 1 it is a mate in 3");
-        assert_eq!(hit.mv, Some(mv));
+        assert_eq!(hit.mv, Some(mv), "the PV mark leaves the move intact");
+        assert!(hit.pv);
         assert_eq!(hit.bound, Bound::Exact);
         assert_eq!(hit.eval, Some(-70));
         // A later result without a move or an evaluation keeps those already known.
-        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, None);
+        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, None, false);
         let hit = tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap();
-        assert_eq!((hit.mv, hit.eval, hit.score), (Some(mv), Some(-70), 12));
-        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, Some(40_000));
+        assert_eq!(
+            (hit.mv, hit.eval, hit.score, hit.pv),
+            (Some(mv), Some(-70), 12, false)
+        );
+        // A PV mark without a move stores no move.
+        tt.store(0x1234_0000_0000_1234, 3, None, 12, 5, Bound::Upper, None, true);
+        let hit = tt.probe(0x1234_0000_0000_1234, 3, 0).unwrap();
+        assert_eq!((hit.mv, hit.pv), (None, true));
+        tt.store(
+            0xDEAD_BEEF_0000_1234,
+            3,
+            None,
+            12,
+            5,
+            Bound::Upper,
+            Some(40_000),
+            false,
+        );
         assert_eq!(
             tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap().eval,
             Some(-70),
