@@ -144,6 +144,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_qs_delta", 200),
         ("search_single_reply", 1),
         ("search_tt_pv", 1),
+        ("search_lmp_percent", 40),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

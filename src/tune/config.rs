@@ -611,6 +611,7 @@ mod tests {
                 "search_qs_delta",
                 "search_single_reply",
                 "search_tt_pv",
+                "search_lmp_percent",
                 "time_moves_left"
             ]
         );

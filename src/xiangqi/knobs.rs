@@ -5,11 +5,11 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 38] = [
+pub(super) const SPECS: [Spec; 39] = [
     Spec::search_knob("search_rfp_margin", 80, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 110, 30, 400, 8),
-    Spec::search_knob("search_lmp_base", 3, 1, 16, 4),
-    Spec::search_knob("search_null_reduction", 2, 1, 5, 3),
+    Spec::search_knob("search_lmp_base", 3, 0, 16, 5),
+    Spec::search_knob("search_null_reduction", 2, 0, 5, 3),
     Spec::search_knob("search_aspiration_window", 40, 10, 200, 8),
     Spec::search_knob("search_probcut_margin", 0, 0, 400, 8),
     Spec::search_knob("search_correction_pieces", 0, 0, 64, 7),
@@ -41,6 +41,7 @@ pub(super) const SPECS: [Spec; 38] = [
     Spec::search_knob("search_qs_delta", 0, 0, 1000, 10),
     Spec::search_knob("search_single_reply", 0, 0, 1, 1),
     Spec::search_knob("search_tt_pv", 0, 0, 1, 1),
+    Spec::search_knob("search_lmp_percent", 100, 20, 200, 8),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -54,7 +55,7 @@ pub fn describe(name: &str) -> Option<&'static str> {
             "search: futility margin per ply of depth for quiet moves (depth 3 and less)"
         }
         "search_lmp_base" => {
-            "search: quiet moves searched before late-move pruning, plus search_lmp_square x depth^2"
+            "search: quiet moves searched before late-move pruning, plus search_lmp_square x depth^2 (all times search_lmp_percent / 100)"
         }
         "search_null_reduction" => "search: null-move reduction before its growth with depth and evaluation",
         "search_aspiration_window" => "search: half-width of the first aspiration window",
@@ -134,6 +135,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         }
         "search_single_reply" => {
             "search: 1 extends a check that leaves a single reply a ply more (0: off)"
+        }
+        "search_lmp_percent" => {
+            "search: late-move pruning's quiet-move count in percent of search_lmp_base + search_lmp_square x depth^2"
         }
         "search_tt_pv" => {
             "search: 1 marks in the table the positions searched on the principal variation, and spares them reverse futility and a ply of late-move reduction (0: off)"
@@ -219,6 +223,8 @@ pub struct Knobs {
     /// 1: the table marks positions searched on the principal variation; such nodes are
     /// spared reverse futility and their late moves are reduced a ply less.
     pub tt_pv: i32,
+    /// Late-move pruning's count in percent of lmp_base + lmp_square x depth^2.
+    pub lmp_percent: i32,
     pub time: TimeKnobs,
 }
 
@@ -272,10 +278,11 @@ impl Knobs {
             qs_delta: values[32],
             single_reply: values[33],
             tt_pv: values[34],
+            lmp_percent: values[35],
             time: TimeKnobs {
-                moves_left: positive(values[35]),
-                hard_share: positive(values[36]),
-                stability: values[37].max(0) as u32,
+                moves_left: positive(values[36]),
+                hard_share: positive(values[37]),
+                stability: values[38].max(0) as u32,
             },
         }
     }

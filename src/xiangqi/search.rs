@@ -816,7 +816,8 @@ impl Searcher {
             i32::MIN
         };
         let quiet_limit = if prunable && depth <= self.knobs.lmp_depth {
-            let limit = (self.knobs.lmp_base + self.knobs.lmp_square * depth * depth) as usize;
+            let count = self.knobs.lmp_base + self.knobs.lmp_square * depth * depth;
+            let limit = (count * self.knobs.lmp_percent / 100) as usize;
             if improving == Some(false) {
                 limit / 2
             } else {
