@@ -401,6 +401,8 @@ impl Searcher {
     ) -> Score {
         self.nodes += 1;
         self.frames[0].pv_len = 0;
+        // The root is on the principal variation by definition.
+        self.frames[0].tt_pv = self.knobs.tt_pv > 0;
         let hash_move = self
             .tt
             .probe(board.hash(), 0, board.halfmoves())
@@ -442,7 +444,7 @@ impl Searcher {
             depth,
             bound,
             None,
-            self.knobs.tt_pv > 0,
+            self.frames[0].tt_pv,
         );
         best
     }

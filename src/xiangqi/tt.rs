@@ -81,6 +81,11 @@ impl Data {
     fn used(self) -> bool {
         self.meta & 3 != 0
     }
+
+    /// The stored move's raw bits, without the PV mark.
+    fn move_bits(self) -> u16 {
+        self.mv & !PV_FLAG
+    }
 }
 
 /// One stored position: `check` is its hash XOR the packed data.
@@ -229,7 +234,7 @@ impl Tt {
             _ => Bound::Upper,
         };
         Some(Hit {
-            mv: Move::from_raw(e.mv & !PV_FLAG),
+            mv: Move::from_raw(e.move_bits()),
             score: from_table(e.score as i32, ply, halfmoves),
             depth: e.depth as i32,
             bound,
@@ -273,8 +278,7 @@ impl Tt {
             }
         };
         // Keep a known best move (or evaluation) when a search of the same position brings none.
-        let mv =
-            mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv & !PV_FLAG)) | if pv { PV_FLAG } else { 0 };
+        let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, Data::move_bits)) | if pv { PV_FLAG } else { 0 };
         let eval = eval
             .and_then(|v| i16::try_from(v).ok().filter(|&v| v != NO_EVAL))
             .unwrap_or(same.map_or(NO_EVAL, |e| e.eval));
