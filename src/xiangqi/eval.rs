@@ -8,12 +8,12 @@
 //! set; while all are zero they cost nothing). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
-//! The defaults were set by hand (`examples/xiangqi-hand-set.json`) and are now the last
-//! champion of the GA with mirrored twins over every weight (`qitune tune --config
-//! configs/xiangqi-ga-twins-all.json`, 144,000 games from the hand-set weights; written here
-//! by `scripts/set-built-in-weights.py`): +154.5 Elo over the hand-set weights and +32.9 over
-//! SPSA's set they replaced (`examples/xiangqi-spsa-built-in.json`) on held-out openings, and
-//! +44.2 over it in an SPRT at a real clock.
+//! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
+//! mirrored twins over every weight (`configs/xiangqi-ga-twins-all.json`, 144,000 games at
+//! 1,000 nodes a move; `examples/xiangqi-twins-built-in.json`), and are now that set with its
+//! scalar weights retuned by SPSA at 10,000 nodes a move (`configs/xiangqi-eval-spsa.json`;
+//! written here by `scripts/set-built-in-weights.py`): +66.3 Elo over the twins' set in an
+//! SPRT at a real clock.
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -50,38 +50,38 @@ macro_rules! scalar_specs {
 
 scalar_specs! {
     king = 10_000, [10_000, 10_000], 0;
-    advisor = 122, [50, 400], 8;
-    elephant = 118, [50, 400], 8;
-    horse = 343, [200, 800], 9;
-    rook = 1154, [500, 1500], 10;
-    cannon = 382, [200, 800], 9;
-    pawn = 132, [20, 200], 8;
-    advisor_eg = -21, [-120, 120], 8;
-    elephant_eg = -30, [-120, 120], 8;
-    horse_eg = 18, [-120, 120], 8;
-    rook_eg = -13, [-120, 120], 8;
-    cannon_eg = -59, [-120, 120], 8;
-    pawn_crossed_eg = 77, [-60, 200], 8;
-    mobility_horse = 12, [0, 31], 5;
-    mobility_rook = 5, [0, 31], 5;
-    mobility_cannon = 3, [0, 31], 5;
-    hanging = -29, [-250, 0], 8;
-    attacked_defended = -12, [-60, 20], 6;
-    protected = 8, [-10, 30], 6;
-    missing_advisor = -42, [-100, 20], 7;
+    advisor = 105, [50, 400], 8;
+    elephant = 105, [50, 400], 8;
+    horse = 331, [200, 800], 9;
+    rook = 1208, [500, 1500], 10;
+    cannon = 409, [200, 800], 9;
+    pawn = 126, [20, 200], 8;
+    advisor_eg = -26, [-120, 120], 8;
+    elephant_eg = -31, [-120, 120], 8;
+    horse_eg = 24, [-120, 120], 8;
+    rook_eg = -15, [-120, 120], 8;
+    cannon_eg = -54, [-120, 120], 8;
+    pawn_crossed_eg = 68, [-60, 200], 8;
+    mobility_horse = 14, [0, 31], 5;
+    mobility_rook = 6, [0, 31], 5;
+    mobility_cannon = 4, [0, 31], 5;
+    hanging = -34, [-250, 0], 8;
+    attacked_defended = -11, [-60, 20], 6;
+    protected = 7, [-10, 30], 6;
+    missing_advisor = -41, [-100, 20], 7;
     missing_elephant = -35, [-100, 20], 7;
     king_file_rook = -29, [-120, 20], 7;
-    king_file_cannon = -50, [-120, 20], 7;
-    palace_pressure = -1, [-40, 10], 6;
-    linked_advisors = 14, [-20, 60], 6;
-    linked_elephants = 13, [-20, 60], 6;
-    hollow_cannon = 0, [-60, 200], 8;
-    cannon_pins_horse = 0, [-60, 200], 8;
-    bottom_cannon = 0, [-60, 200], 8;
-    rook_open_file = 0, [-40, 80], 7;
-    rook_half_open_file = 0, [-40, 80], 7;
-    paired_pawns = 0, [-40, 80], 7;
-    palace_attackers = 0, [-20, 60], 6;
+    king_file_cannon = -51, [-120, 20], 7;
+    palace_pressure = -2, [-40, 10], 6;
+    linked_advisors = 16, [-20, 60], 6;
+    linked_elephants = 15, [-20, 60], 6;
+    hollow_cannon = 2, [-60, 200], 8;
+    cannon_pins_horse = 4, [-60, 200], 8;
+    bottom_cannon = -5, [-60, 200], 8;
+    rook_open_file = 4, [-40, 80], 7;
+    rook_half_open_file = 4, [-40, 80], 7;
+    paired_pawns = 1, [-40, 80], 7;
+    palace_attackers = 6, [-20, 60], 6;
     tempo = 19, [0, 40], 6;
 }
 
