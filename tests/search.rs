@@ -118,7 +118,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_probcut_margin", 120),
         ("search_correction_pieces", 32),
         ("search_lmr_tt_capture", 1),
-        ("search_history_prune", 1000),
+        ("search_history_prune", 500),
         ("search_check_extension_safe", 1),
         ("search_razor_margin", 300),
         ("search_lmr_bad_captures", 1),

@@ -908,7 +908,11 @@ mod tests {
             params.set(specs()[p as usize].name, 10 + i as i64).unwrap();
         }
         let w = Weights::new(&params);
-        let base = Weights::default();
+        let mut none = default_params();
+        for &p in &PATTERNS {
+            none.set(specs()[p as usize].name, 0).unwrap();
+        }
+        let base = Weights::new(&none);
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
         // cannon_pins_horse 11 + bottom_cannon 12 + rook_open_file 13 + paired_pawns 15 +
         // palace_attackers 16 x one pair.
