@@ -903,16 +903,15 @@ mod tests {
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
         assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0]);
         // What the evaluation adds is what the features say (the loop above counts `reach`).
-        let mut params = default_params();
-        for (i, &p) in PATTERNS.iter().enumerate() {
-            params.set(specs()[p as usize].name, 10 + i as i64).unwrap();
-        }
-        let w = Weights::new(&params);
-        let mut none = default_params();
-        for &p in &PATTERNS {
-            none.set(specs()[p as usize].name, 0).unwrap();
-        }
-        let base = Weights::new(&none);
+        let with_patterns = |value: fn(usize) -> i64| {
+            let mut params = default_params();
+            for (i, &p) in PATTERNS.iter().enumerate() {
+                params.set(specs()[p as usize].name, value(i)).unwrap();
+            }
+            Weights::new(&params)
+        };
+        let w = with_patterns(|i| 10 + i as i64);
+        let base = with_patterns(|_| 0);
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
         // cannon_pins_horse 11 + bottom_cannon 12 + rook_open_file 13 + paired_pawns 15 +
         // palace_attackers 16 x one pair.
