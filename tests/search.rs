@@ -145,6 +145,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_single_reply", 1),
         ("search_tt_pv", 1),
         ("search_lmp_percent", 40),
+        ("search_shuffle_damping", 120),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);
@@ -157,6 +158,24 @@ fn search_knobs_keep_mates_exact() {
             check_mate_with(with_knobs(&[knob]), fen, moves);
         }
     }
+}
+
+/// With shuffle damping, a rook up scores less the longer no piece has been taken, and
+/// nothing without it.
+#[test]
+fn shuffle_damping_pulls_a_stale_advantage_toward_a_draw() {
+    let score = |weights: Weights, plies: u32| {
+        let fen = format!("3akab2/9/4b4/9/9/9/9/4B4/9/2BAKA1R1 w - - {plies} 60");
+        search_with(weights, &fen, Limits::depth(3)).score
+    };
+    let damped = || with_knobs(&[("search_shuffle_damping", 120)]);
+    let (fresh, stale) = (score(damped(), 0), score(damped(), 90));
+    assert!(fresh > 500, "a rook up is winning: {fresh}");
+    assert!(
+        stale > 0 && stale < fresh / 2,
+        "90 plies without capture: {stale} against {fresh}"
+    );
+    assert_eq!(score(Weights::default(), 0), score(Weights::default(), 90));
 }
 
 #[test]

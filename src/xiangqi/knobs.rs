@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 39] = [
+pub(super) const SPECS: [Spec; 40] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -42,6 +42,7 @@ pub(super) const SPECS: [Spec; 39] = [
     Spec::search_knob("search_single_reply", 0, 0, 1, 1),
     Spec::search_knob("search_tt_pv", 0, 0, 1, 1),
     Spec::search_knob("search_lmp_percent", 100, 20, 200, 8),
+    Spec::search_knob("search_shuffle_damping", 0, 0, 1000, 10),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -142,6 +143,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_tt_pv" => {
             "search: 1 marks in the table the positions searched on the principal variation, and spares them reverse futility and a ply of late-move reduction (0: off)"
         }
+        "search_shuffle_damping" => {
+            "search: the static evaluation is scaled by (this - plies without capture) / this, toward a draw as the no-capture limit nears (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -225,6 +229,8 @@ pub struct Knobs {
     pub tt_pv: i32,
     /// Late-move pruning's count in percent of lmp_base + lmp_square x depth^2.
     pub lmp_percent: i32,
+    /// The static evaluation is scaled by (this - plies without capture) / this; 0: off.
+    pub shuffle_damping: i32,
     pub time: TimeKnobs,
 }
 
@@ -279,10 +285,11 @@ impl Knobs {
             single_reply: values[33],
             tt_pv: values[34],
             lmp_percent: values[35],
+            shuffle_damping: values[36],
             time: TimeKnobs {
-                moves_left: positive(values[36]),
-                hard_share: positive(values[37]),
-                stability: values[38].max(0) as u32,
+                moves_left: positive(values[37]),
+                hard_share: positive(values[38]),
+                stability: values[39].max(0) as u32,
             },
         }
     }

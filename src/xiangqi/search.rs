@@ -598,7 +598,7 @@ impl Searcher {
         if let Some(e) = eval.or(hit_eval) {
             return e <= needed;
         }
-        let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
+        let estimate = self.estimate(board, ply);
         if estimate + self.lazy_margin <= needed {
             true
         } else if estimate - self.lazy_margin > needed {
@@ -697,7 +697,7 @@ impl Searcher {
                 beta + self.knobs.rfp_margin * depth
             } - correction;
             hit_eval.or_else(|| {
-                let estimate = self.weights.material_estimate(board, self.frames[ply].psq);
+                let estimate = self.estimate(board, ply);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, ply).0)
             })
         };
@@ -781,9 +781,7 @@ impl Searcher {
         {
             let raised = beta + probcut_margin;
             if !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < raised) {
-                let base = corrected.unwrap_or_else(|| {
-                    self.weights.material_estimate(board, self.frames[ply].psq) + correction
-                });
+                let base = corrected.unwrap_or_else(|| self.estimate(board, ply) + correction);
                 if let Some(score) = self.probcut(board, depth, raised, ply, node, base, eval) {
                     return score;
                 }
@@ -1117,7 +1115,7 @@ impl Searcher {
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
             let correction = self.correction.get(board);
-            let estimate = self.weights.material_estimate(board, self.frames[ply].psq) + correction;
+            let estimate = self.estimate(board, ply) + correction;
             if estimate - self.lazy_margin >= beta {
                 return estimate - self.lazy_margin;
             }
@@ -1227,8 +1225,29 @@ impl Searcher {
     #[inline]
     fn evaluate(&mut self, board: &Board, ply: usize) -> (Score, [Bitboard; 2]) {
         let (weights, psq) = (&self.weights, self.frames[ply].psq);
-        self.evals
-            .get_or(board.hash(), || weights.evaluate_with_attacks(board, psq))
+        let (score, attacked) = self
+            .evals
+            .get_or(board.hash(), || weights.evaluate_with_attacks(board, psq));
+        (self.damp(board, score), attacked)
+    }
+
+    /// [`Weights::material_estimate`] of the position at `ply`, damped as the evaluation is
+    /// (so that the lazy margin still bounds their difference).
+    #[inline]
+    fn estimate(&self, board: &Board, ply: usize) -> Score {
+        self.damp(board, self.weights.material_estimate(board, self.frames[ply].psq))
+    }
+
+    /// Scales a static evaluation toward zero as the plies without capture mount (knob
+    /// `search_shuffle_damping`): an advantage that only shuffles is heading for the draw,
+    /// so the search prefers the line that makes progress.
+    #[inline]
+    fn damp(&self, board: &Board, score: Score) -> Score {
+        let d = self.knobs.shuffle_damping;
+        if d == 0 {
+            return score;
+        }
+        score * (d - (board.halfmoves() as i32).min(d)) / d
     }
 
     /// Counts a node and says whether the search must stop (node limit, clock, `stop`).
