@@ -8,7 +8,8 @@
 //! move; late-move reductions; mate-distance pruning; and the game's repetition rulings
 //! (perpetual check and chase lose) inside the tree. Knobs ([`Knobs`]), off by default until
 //! an SPRT keeps them, add ProbCut, razoring, singular extensions, the improving flag,
-//! cut-node reductions and quiescence's table and delta pruning.
+//! cut-node reductions, quiescence's table and delta pruning, and the static evaluation's
+//! damping toward the no-capture draw.
 //!
 //! A node is PV, cut or all (`Node`); what the search keeps per ply of its path lives in one
 //! `Frame` per ply. Nothing here allocates per node, and depth- or node-limited searches
