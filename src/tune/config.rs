@@ -612,6 +612,7 @@ mod tests {
                 "search_single_reply",
                 "search_tt_pv",
                 "search_lmp_percent",
+                "search_shuffle_damping",
                 "time_moves_left"
             ]
         );

@@ -3,9 +3,10 @@
 //! Terms (seeds 002 and 003): material per piece type (the king fixed), piece-square values
 //! (mirror-symmetric across the central file, declared only for points the piece can
 //! reach), mobility of horses, rooks and cannons, threats and protection, king safety and
-//! coordination, endgame adjustments tapered by the phase, and attack patterns (hollow and
-//! bottom cannons, open files, attackers of the palace: zero by default, for the tuners to
-//! set; while all are zero they cost nothing). Every weight is one entry of [`specs`];
+//! coordination, endgame adjustments tapered by the phase, attack patterns (hollow and
+//! bottom cannons, open files, attackers of the palace; while all are zero they cost
+//! nothing), and mobility onto points a cheap enemy piece guards (zero by default, for the
+//! tuners to set). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
@@ -82,6 +83,7 @@ scalar_specs! {
     rook_half_open_file = 4, [-40, 80], 7;
     paired_pawns = 1, [-40, 80], 7;
     palace_attackers = 6, [-20, 60], 6;
+    unsafe_mobility = 0, [-31, 10], 6;
     tempo = 19, [0, 40], 6;
 }
 
@@ -252,6 +254,9 @@ pub fn describe(name: &str) -> String {
         "paired_pawns" => "for each pair of crossed pawns side by side",
         "palace_attackers" => {
             "for each pair of pieces (rooks, horses, cannons, crossed pawns) attacking the enemy palace"
+        }
+        "unsafe_mobility" => {
+            "for each point a rook, horse or cannon counts in its mobility that an enemy pawn, advisor, elephant or king attacks"
         }
         "tempo" => "for the side to move",
         other => return other.to_string(),
@@ -428,8 +433,10 @@ impl Weights {
     /// random weights get a margin of their own (with the defaults it covers the largest
     /// difference seen over 3,000 middlegame positions).
     pub fn positional_margin(&self) -> Score {
-        let mobility =
-            17 * self.s(S::mobility_rook) + 17 * self.s(S::mobility_cannon) + 8 * self.s(S::mobility_horse);
+        let mobility = 17 * self.s(S::mobility_rook)
+            + 17 * self.s(S::mobility_cannon)
+            + 8 * self.s(S::mobility_horse)
+            + 8 * self.s(S::unsafe_mobility).abs();
         // The patterns by what a middlegame plausibly holds of each: two of a kind, three
         // pieces at the palace.
         let patterns: i32 =
@@ -486,33 +493,51 @@ impl Weights {
         let mut mobility = 0;
         let mut attacked = [Bitboard::EMPTY; 2];
         let mut reach = [0; 2];
+        let steps = Color::ALL.map(|color| board.step_attacks(color));
+        let unsafe_weight = self.s(S::unsafe_mobility);
         for color in Color::ALL {
             let sign = color.sign();
             let c = color.index();
             let not_own = !board.by_color(color);
             let palace = attacks::PALACE[color.flip().index()];
+            // Points a cheap enemy piece guards: what goes there is lost for less than it is
+            // worth. Counted only at a nonzero weight.
+            let guarded = steps[color.flip().index()];
             let mut side_mob = 0;
-            let mut att = board.step_attacks(color);
+            let mut unsafe_points = 0;
+            let mut att = steps[c];
             for sq in board.pieces(color, Role::Rook) {
                 let a = attacks::rook_attacks(sq, occ);
                 att |= a;
                 reach[c] += (a & palace).any() as i32;
-                side_mob += self.s(S::mobility_rook) * (a & not_own).count() as i32;
+                let m = a & not_own;
+                side_mob += self.s(S::mobility_rook) * m.count() as i32;
+                if unsafe_weight != 0 {
+                    unsafe_points += (m & guarded).count() as i32;
+                }
             }
             for sq in board.pieces(color, Role::Cannon) {
                 let (slide, jump) = attacks::slider_attacks(sq, occ);
                 att |= jump;
                 reach[c] += (jump & palace).any() as i32;
-                side_mob += self.s(S::mobility_cannon) * (slide & empty).count() as i32;
+                let m = slide & empty;
+                side_mob += self.s(S::mobility_cannon) * m.count() as i32;
+                if unsafe_weight != 0 {
+                    unsafe_points += (m & guarded).count() as i32;
+                }
             }
             for sq in board.pieces(color, Role::Horse) {
                 let a = attacks::horse_attacks(sq, occ);
                 att |= a;
                 reach[c] += (a & palace).any() as i32;
-                side_mob += self.s(S::mobility_horse) * (a & not_own).count() as i32;
+                let m = a & not_own;
+                side_mob += self.s(S::mobility_horse) * m.count() as i32;
+                if unsafe_weight != 0 {
+                    unsafe_points += (m & guarded).count() as i32;
+                }
             }
             attacked[c] = att;
-            mobility += sign * side_mob;
+            mobility += sign * (side_mob + unsafe_weight * unsafe_points);
         }
         let phase = phase(board);
         let mut terms = mobility;
@@ -624,30 +649,36 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let occ = board.occupancy();
     let empty = !board.occupied();
     let mut attacked = [Bitboard::EMPTY; 2];
+    let steps = Color::ALL.map(|color| board.step_attacks(color));
     for color in Color::ALL {
         let sign = color.sign() as f32;
         let not_own = !board.by_color(color);
         let palace = attacks::PALACE[color.flip().index()];
-        let mut att = board.step_attacks(color);
-        let (mut rook, mut cannon, mut horse, mut reach) = (0, 0, 0, 0);
+        let guarded = steps[color.flip().index()];
+        let mut att = steps[color.index()];
+        let (mut rook, mut cannon, mut horse, mut reach, mut unsafe_points) = (0, 0, 0, 0, 0);
         for sq in board.pieces(color, Role::Rook) {
             let a = attacks::rook_attacks(sq, occ);
             att |= a;
             reach += (a & palace).any() as i32;
             rook += (a & not_own).count();
+            unsafe_points += (a & not_own & guarded).count();
         }
         for sq in board.pieces(color, Role::Cannon) {
             let (slide, jump) = attacks::slider_attacks(sq, occ);
             att |= jump;
             reach += (jump & palace).any() as i32;
             cannon += (slide & empty).count();
+            unsafe_points += (slide & empty & guarded).count();
         }
         for sq in board.pieces(color, Role::Horse) {
             let a = attacks::horse_attacks(sq, occ);
             att |= a;
             reach += (a & palace).any() as i32;
             horse += (a & not_own).count();
+            unsafe_points += (a & not_own & guarded).count();
         }
+        out.push((S::unsafe_mobility as u32, sign * unsafe_points as f32));
         attacked[color.index()] = att;
         for (&p, n) in PATTERNS.iter().zip(pattern_counts(board, color, reach)) {
             out.push((p as u32, sign * n as f32));
