@@ -503,6 +503,13 @@ impl Weights {
             // Points a cheap enemy piece guards: what goes there is lost for less than it is
             // worth. Counted only at a nonzero weight.
             let guarded = steps[color.flip().index()];
+            let unsafe_in = |m: Bitboard| {
+                if unsafe_weight != 0 {
+                    (m & guarded).count() as i32
+                } else {
+                    0
+                }
+            };
             let mut side_mob = 0;
             let mut unsafe_points = 0;
             let mut att = steps[c];
@@ -512,9 +519,7 @@ impl Weights {
                 reach[c] += (a & palace).any() as i32;
                 let m = a & not_own;
                 side_mob += self.s(S::mobility_rook) * m.count() as i32;
-                if unsafe_weight != 0 {
-                    unsafe_points += (m & guarded).count() as i32;
-                }
+                unsafe_points += unsafe_in(m);
             }
             for sq in board.pieces(color, Role::Cannon) {
                 let (slide, jump) = attacks::slider_attacks(sq, occ);
@@ -522,9 +527,7 @@ impl Weights {
                 reach[c] += (jump & palace).any() as i32;
                 let m = slide & empty;
                 side_mob += self.s(S::mobility_cannon) * m.count() as i32;
-                if unsafe_weight != 0 {
-                    unsafe_points += (m & guarded).count() as i32;
-                }
+                unsafe_points += unsafe_in(m);
             }
             for sq in board.pieces(color, Role::Horse) {
                 let a = attacks::horse_attacks(sq, occ);
@@ -532,9 +535,7 @@ impl Weights {
                 reach[c] += (a & palace).any() as i32;
                 let m = a & not_own;
                 side_mob += self.s(S::mobility_horse) * m.count() as i32;
-                if unsafe_weight != 0 {
-                    unsafe_points += (m & guarded).count() as i32;
-                }
+                unsafe_points += unsafe_in(m);
             }
             attacked[c] = att;
             mobility += sign * (side_mob + unsafe_weight * unsafe_points);
