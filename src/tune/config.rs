@@ -613,6 +613,7 @@ mod tests {
                 "search_tt_pv",
                 "search_lmp_percent",
                 "search_shuffle_damping",
+                "search_see_quiet_margin",
                 "time_moves_left"
             ]
         );

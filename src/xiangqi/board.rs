@@ -267,7 +267,13 @@ impl Board {
     /// the pieces: cheaper than a whole map when only a few points are asked about. Every
     /// step and line is symmetric, so they are the pieces `sq` would reach as each kind.
     pub fn attackers_of(&self, color: Color, sq: Square) -> Bitboard {
-        let occ = &self.occ;
+        self.attackers_with(color, sq, &self.occ)
+    }
+
+    /// [`Board::attackers_of`] with the lines, screens and legs of another occupancy: that
+    /// after a move, say (the pieces themselves are this board's, so a piece that moved
+    /// still counts where it was).
+    pub fn attackers_with(&self, color: Color, sq: Square, occ: &Occupancy) -> Bitboard {
         let by = self.by_color(color);
         let role = |r: Role| self.by_role[r.index()] & by;
         let mut out = (attacks::pawn_attackers(color, sq) & role(Role::Pawn))

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 40] = [
+pub(super) const SPECS: [Spec; 41] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -43,6 +43,7 @@ pub(super) const SPECS: [Spec; 40] = [
     Spec::search_knob("search_tt_pv", 0, 0, 1, 1),
     Spec::search_knob("search_lmp_percent", 100, 20, 200, 8),
     Spec::search_knob("search_shuffle_damping", 0, 0, 1000, 10),
+    Spec::search_knob("search_see_quiet_margin", 0, 0, 200, 8),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -146,6 +147,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_shuffle_damping" => {
             "search: the static evaluation is scaled by (this - plies without capture) / this, toward a draw as the no-capture limit nears (0: off)"
         }
+        "search_see_quiet_margin" => {
+            "search: a quiet move that loses more than this x (its depth after reduction)^2 to an exchange on its point is not searched (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -231,6 +235,8 @@ pub struct Knobs {
     pub lmp_percent: i32,
     /// The static evaluation is scaled by (this - plies without capture) / this; 0: off.
     pub shuffle_damping: i32,
+    /// A quiet move that gives up more than this x its reduced depth squared is pruned; 0: off.
+    pub see_quiet_margin: i32,
     pub time: TimeKnobs,
 }
 
@@ -286,10 +292,11 @@ impl Knobs {
             tt_pv: values[34],
             lmp_percent: values[35],
             shuffle_damping: values[36],
+            see_quiet_margin: values[37],
             time: TimeKnobs {
-                moves_left: positive(values[37]),
-                hard_share: positive(values[38]),
-                stability: values[39].max(0) as u32,
+                moves_left: positive(values[38]),
+                hard_share: positive(values[39]),
+                stability: values[40].max(0) as u32,
             },
         }
     }

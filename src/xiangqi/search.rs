@@ -875,6 +875,12 @@ impl Searcher {
             quiet_limit,
             history_floor,
             futility_base,
+            // In check every evasion is searched; a mated score leaves no room to prune.
+            see_margin: if in_check || alpha <= -MATE_BOUND {
+                0
+            } else {
+                self.knobs.see_quiet_margin
+            },
             losing_captures: false,
             quiets: 0,
             check_zone: check_zone(board),
@@ -1525,6 +1531,7 @@ impl Searcher {
                 && board.piece_at(mv.to()).is_none()
                 && stage.prunes(
                     board,
+                    &self.weights,
                     mv,
                     order_score(self.frames[ply].keys[i]),
                     node.alpha,
@@ -1697,6 +1704,9 @@ struct StageSearch {
     /// The corrected static evaluation for per-move futility by reduced depth (knob
     /// `search_futility_lmr_depth`); out of reach of any alpha when that is off.
     futility_base: Score,
+    /// Quiet moves that give up more than this times their reduced depth squared in an
+    /// exchange on their point are pruned (knob `search_see_quiet_margin`); 0: none.
+    see_margin: i32,
     /// Whether the stage under way is the losing captures' and quiet moves'.
     losing_captures: bool,
     /// Quiet moves searched so far.
@@ -1719,16 +1729,38 @@ impl StageSearch {
     }
 
     /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: it cannot
-    /// give check, a move has been searched already, and futility, the quiet-move count or
-    /// its history rules it out.
+    /// give check, a move has been searched already, and futility, the quiet-move count,
+    /// its history or what it gives up in an exchange rules it out.
     #[inline]
-    fn prunes(&self, board: &Board, mv: Move, score: i32, alpha: Score, knobs: &Knobs) -> bool {
+    fn prunes(
+        &self,
+        board: &Board,
+        weights: &Weights,
+        mv: Move,
+        score: i32,
+        alpha: Score,
+        knobs: &Knobs,
+    ) -> bool {
         self.searched > 0
             && (self.futile
                 || self.quiets >= self.quiet_limit
                 || score < self.history_floor
-                || self.futile_by_reduced_depth(alpha, knobs))
+                || self.futile_by_reduced_depth(alpha, knobs)
+                || self.gives_up_too_much(board, weights, mv, knobs))
             && !self.may_give_check(board, mv, knobs)
+    }
+
+    /// Whether the quiet `mv` stakes more (see [`quiet_stake`]) than the margin allows at
+    /// the depth it would be searched to after its late-move reduction: at reduced depth 0
+    /// any loss, deeper only a larger one (Stockfish's SEE pruning of quiet moves).
+    #[inline]
+    fn gives_up_too_much(&self, board: &Board, weights: &Weights, mv: Move, knobs: &Knobs) -> bool {
+        if self.see_margin == 0 {
+            return false;
+        }
+        let reduced =
+            (self.depth - 1 - late_move_reduction(self.depth, self.searched, knobs.lmr_divisor)).max(0);
+        quiet_stake(board, weights, mv) > self.see_margin * reduced * reduced
     }
 
     /// Whether `mv` may give check: it starts or ends in the check zone and, with the knob
@@ -1778,6 +1810,35 @@ fn touches(zone: Bitboard, mv: Move) -> bool {
 #[inline]
 fn gives_check_near(board: &Board, zone: Bitboard, mv: Move) -> bool {
     touches(zone, mv) && board.gives_check(mv)
+}
+
+/// What the quiet move `mv` gives up at first sight, one exchange deep on its point, with the
+/// lines, screens and legs after the move: the mover's value where an enemy piece attacks the
+/// point and none of ours defends it, else what the mover is worth over its cheapest
+/// attacker (the king takes only an undefended piece), else 0. The king's own moves stake
+/// nothing here (legality keeps it off attacked points).
+fn quiet_stake(board: &Board, weights: &Weights, mv: Move) -> i32 {
+    let (from, to) = (mv.from(), mv.to());
+    let Some(mover) = board.piece_at(from).filter(|p| p.role != Role::King) else {
+        return 0;
+    };
+    let us = board.turn();
+    let occ = board.occupancy().after_move(from, to);
+    let attackers = board.attackers_with(us.flip(), to, &occ);
+    if attackers.is_empty() {
+        return 0;
+    }
+    let value = weights.value(mover.role);
+    let defenders = board.attackers_with(us, to, &occ) & !Bitboard::from_square(from);
+    if defenders.is_empty() {
+        return value;
+    }
+    let cheapest = attackers
+        .filter_map(|sq| board.piece_at(sq))
+        .filter(|p| p.role != Role::King)
+        .map(|p| weights.value(p.role))
+        .min();
+    cheapest.map_or(0, |a| (value - a).max(0))
 }
 
 /// Late-move reductions in plies before the node's and the move's own adjustments, by depth
@@ -1839,4 +1900,31 @@ fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
 fn has_attackers(board: &Board, color: Color) -> bool {
     (board.pieces(color, Role::Rook) | board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon))
         .any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stake(fen: &str, mv: &str) -> i32 {
+        let board = Board::from_fen(fen).unwrap();
+        quiet_stake(&board, &Weights::default(), Move::parse_iccs(mv).unwrap())
+    }
+
+    #[test]
+    fn a_quiet_move_stakes_what_one_exchange_on_its_point_loses() {
+        let w = Weights::default();
+        // A horse onto the point an uncrossed pawn attacks: the whole horse, undefended.
+        let hangs = "4k4/9/9/9/4p4/9/2N6/9/9/4K4 w";
+        assert_eq!(stake(hangs, "c3e4"), w.value(Role::Horse));
+        assert_eq!(stake(hangs, "c3a4"), 0);
+        // Defended by a pawn of its own: the horse for the pawn.
+        let defended = "4k4/9/9/9/4p4/9/2N1P4/9/9/4K4 w";
+        assert_eq!(
+            stake(defended, "c3e4"),
+            w.value(Role::Horse) - w.value(Role::Pawn)
+        );
+        // The rook was the cannon's screen: once it has moved on, the cannon sees nothing to take.
+        assert_eq!(stake("4k4/9/9/9/9/c1R6/9/9/9/5K3 w", "c4e4"), 0);
+    }
 }
