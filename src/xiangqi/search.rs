@@ -1758,9 +1758,15 @@ impl StageSearch {
         if self.see_margin == 0 {
             return false;
         }
-        let reduced =
-            (self.depth - 1 - late_move_reduction(self.depth, self.searched, knobs.lmr_divisor)).max(0);
+        let reduced = self.reduced_depth(knobs);
         quiet_stake(board, weights, mv) > self.see_margin * reduced * reduced
+    }
+
+    /// The depth the next move would be searched to after its late-move reduction (before
+    /// the move's own adjustments).
+    #[inline]
+    fn reduced_depth(&self, knobs: &Knobs) -> i32 {
+        (self.depth - 1 - late_move_reduction(self.depth, self.searched, knobs.lmr_divisor)).max(0)
     }
 
     /// Whether `mv` may give check: it starts or ends in the check zone and, with the knob
@@ -1782,8 +1788,7 @@ impl StageSearch {
         if self.futility_base >= alpha {
             return false;
         }
-        let reduced =
-            (self.depth - 1 - late_move_reduction(self.depth, self.searched, knobs.lmr_divisor)).max(0);
+        let reduced = self.reduced_depth(knobs);
         reduced < knobs.futility_lmr_depth
             && self.futility_base + knobs.futility_margin * (reduced + 1) <= alpha
     }
