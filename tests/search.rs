@@ -147,6 +147,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_percent", 40),
         ("search_shuffle_damping", 120),
         ("search_see_quiet_margin", 30),
+        ("search_capture_history", 16),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

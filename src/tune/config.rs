@@ -614,6 +614,7 @@ mod tests {
                 "search_lmp_percent",
                 "search_shuffle_damping",
                 "search_see_quiet_margin",
+                "search_capture_history",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 41] = [
+pub(super) const SPECS: [Spec; 42] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -44,6 +44,7 @@ pub(super) const SPECS: [Spec; 41] = [
     Spec::search_knob("search_lmp_percent", 100, 20, 200, 8),
     Spec::search_knob("search_shuffle_damping", 0, 0, 1000, 10),
     Spec::search_knob("search_see_quiet_margin", 0, 0, 200, 8),
+    Spec::search_knob("search_capture_history", 0, 0, 64, 7),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -150,6 +151,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_see_quiet_margin" => {
             "search: a quiet move that loses more than this x (its depth after reduction)^2 to an exchange on its point is not searched (0: off)"
         }
+        "search_capture_history" => {
+            "search: weight (16ths) of the capture history (capturer, point, victim) in ordering winning and even captures (0: off)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -237,6 +241,8 @@ pub struct Knobs {
     pub shuffle_damping: i32,
     /// A quiet move that gives up more than this x its reduced depth squared is pruned; 0: off.
     pub see_quiet_margin: i32,
+    /// The capture history's weight in sixteenths in ordering captures; 0: off (not kept).
+    pub capture_history: i32,
     pub time: TimeKnobs,
 }
 
@@ -293,10 +299,11 @@ impl Knobs {
             lmp_percent: values[35],
             shuffle_damping: values[36],
             see_quiet_margin: values[37],
+            capture_history: values[38],
             time: TimeKnobs {
-                moves_left: positive(values[38]),
-                hard_share: positive(values[39]),
-                stability: values[40].max(0) as u32,
+                moves_left: positive(values[39]),
+                hard_share: positive(values[40]),
+                stability: values[41].max(0) as u32,
             },
         }
     }

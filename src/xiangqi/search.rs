@@ -22,8 +22,8 @@ use super::eval::{Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
 use super::movepick::{
-    self, capture_terms, key_move, order_score, pick, ContinuationHistory, Hints, History, LastMove, Stage,
-    CAPTURE_BASE, PICKED,
+    self, capture_terms, key_move, order_score, pick, CaptureHistory, ContinuationHistory, Hints, History,
+    LastMove, Stage, CAPTURE_BASE, PICKED,
 };
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
@@ -129,6 +129,7 @@ pub struct Searcher {
     tt: Arc<Tt>,
     history: History,
     cont: ContinuationHistory,
+    captures: CaptureHistory,
     correction: Correction,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
@@ -168,6 +169,7 @@ impl Searcher {
             tt,
             history: History::new(),
             cont: ContinuationHistory::new(),
+            captures: CaptureHistory::new(),
             correction: Correction::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
@@ -241,6 +243,7 @@ impl Searcher {
         });
         self.history.clear();
         self.cont.clear();
+        self.captures.clear();
         self.correction.clear();
     }
 
@@ -1488,7 +1491,7 @@ impl Searcher {
         if self.aborted {
             return Some(Flow::Aborted);
         }
-        self.consider(
+        let cut = self.consider(
             node,
             board,
             mv,
@@ -1498,10 +1501,32 @@ impl Searcher {
             depth,
             stage.node == Node::Pv,
             quiet,
-            tried,
+            tried.clone(),
             stage.skip,
-        )
-        .then_some(Flow::Cut)
+        );
+        if cut && self.knobs.capture_history > 0 {
+            // The keys before the cut-off's (or, from the killers on, before the losing
+            // captures) are the moves tried before it, the winning captures among them.
+            let before = 0..tried.end.max(stage.captures.start);
+            self.reward_capture(board, mv, depth, ply, before);
+        }
+        cut.then_some(Flow::Cut)
+    }
+
+    /// Rewards `mv` in the capture history if it is a capture that cut off, and penalises
+    /// the captures among this ply's keys `tried` (searched before it without a cut-off).
+    fn reward_capture(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: Range<usize>) {
+        let bonus = movepick::history_bonus(depth);
+        let captures = &mut self.captures;
+        let mut update = |m: Move, delta: i32| {
+            if let (Some(mover), Some(victim)) = (board.piece_at(m.from()), board.piece_at(m.to())) {
+                captures.update(mover, m.to(), victim.role, delta);
+            }
+        };
+        update(mv, bonus);
+        for &key in &self.frames[ply].keys[tried] {
+            update(key_move(key), -bonus);
+        }
     }
 
     /// Searches the moves whose ordering keys are `range` of this ply's keys, best first,
@@ -1568,6 +1593,8 @@ impl Searcher {
             hash_move,
             killers: self.frames[ply].killers,
             cont: self.cont.row(self.frames[ply].last),
+            captures: (self.knobs.capture_history > 0)
+                .then_some((&self.captures, self.knobs.capture_history)),
         };
         let out = &mut self.frames[ply].keys[offset..];
         movepick::score_moves(board, &self.weights, &self.history, hints, moves, defended, out)
