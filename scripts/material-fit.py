@@ -135,6 +135,11 @@ def main(argv):
         player, argv = argv[1], argv[2:]
     if not argv:
         sys.exit(__doc__.strip().split("\n\n")[-1])
+    for path in argv:
+        try:
+            open(path).close()
+        except OSError as e:
+            sys.exit(f"error: cannot read {path}: {e.strerror}")
     rows = samples(argv, player)
     if not rows:
         sys.exit("error: no quiet position in those games" + (f" with {player} playing" if player else ""))
