@@ -241,7 +241,7 @@ pub struct Knobs {
     pub shuffle_damping: i32,
     /// A quiet move that gives up more than this x its reduced depth squared is pruned; 0: off.
     pub see_quiet_margin: i32,
-    /// The capture history's weight in sixteenths in ordering captures; 0: off (not kept).
+    /// The capture history's weight in sixteenths in ordering captures; 0: off.
     pub capture_history: i32,
     pub time: TimeKnobs,
 }

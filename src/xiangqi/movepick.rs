@@ -252,15 +252,14 @@ pub fn score_moves(
             HASH_MOVE
         } else if let Some(victim) = board.piece_at(mv.to()) {
             let (v, a, protected) = capture_terms(board, weights, mv, mover, victim, defended);
-            let learned = hints
-                .captures
-                .map_or(0, |(table, w)| w * table.get(mover, mv.to(), victim.role) / 16);
-            if !protected {
-                GOOD_CAPTURE + 16 * v + learned
-            } else if v >= a {
-                GOOD_CAPTURE + 16 * v - a / 16 + learned
-            } else {
+            if protected && v < a {
                 BAD_CAPTURE + v - a
+            } else {
+                let learned = hints
+                    .captures
+                    .map_or(0, |(table, w)| w * table.get(mover, mv.to(), victim.role) / 16);
+                // The attacker counts only where the victim is protected and may be retaken.
+                GOOD_CAPTURE + 16 * v - if protected { a / 16 } else { 0 } + learned
             }
         } else if hints.killers[0] == Some(mv) {
             KILLER_1

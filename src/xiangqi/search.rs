@@ -129,7 +129,7 @@ pub struct Searcher {
     tt: Arc<Tt>,
     history: History,
     cont: ContinuationHistory,
-    captures: CaptureHistory,
+    capture_history: CaptureHistory,
     correction: Correction,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
@@ -169,7 +169,7 @@ impl Searcher {
             tt,
             history: History::new(),
             cont: ContinuationHistory::new(),
-            captures: CaptureHistory::new(),
+            capture_history: CaptureHistory::new(),
             correction: Correction::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
@@ -243,7 +243,7 @@ impl Searcher {
         });
         self.history.clear();
         self.cont.clear();
-        self.captures.clear();
+        self.capture_history.clear();
         self.correction.clear();
     }
 
@@ -1517,10 +1517,10 @@ impl Searcher {
     /// the captures among this ply's keys `tried` (searched before it without a cut-off).
     fn reward_capture(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: Range<usize>) {
         let bonus = movepick::history_bonus(depth);
-        let captures = &mut self.captures;
+        let table = &mut self.capture_history;
         let mut update = |m: Move, delta: i32| {
             if let (Some(mover), Some(victim)) = (board.piece_at(m.from()), board.piece_at(m.to())) {
-                captures.update(mover, m.to(), victim.role, delta);
+                table.update(mover, m.to(), victim.role, delta);
             }
         };
         update(mv, bonus);
@@ -1594,7 +1594,7 @@ impl Searcher {
             killers: self.frames[ply].killers,
             cont: self.cont.row(self.frames[ply].last),
             captures: (self.knobs.capture_history > 0)
-                .then_some((&self.captures, self.knobs.capture_history)),
+                .then_some((&self.capture_history, self.knobs.capture_history)),
         };
         let out = &mut self.frames[ply].keys[offset..];
         movepick::score_moves(board, &self.weights, &self.history, hints, moves, defended, out)
