@@ -180,6 +180,38 @@ fn shuffle_damping_pulls_a_stale_advantage_toward_a_draw() {
     assert_eq!(score(Weights::default(), 0), score(Weights::default(), 90));
 }
 
+/// With the mating-force knobs, an edge the leading side cannot convert scores toward a
+/// draw; an edge it can convert scores as before, and mates stay exact.
+#[test]
+fn an_edge_that_cannot_mate_scores_toward_a_draw() {
+    let score = |weights: Weights, fen: &str| search_with(weights, fen, Limits::depth(4)).score;
+    let scaled = || with_knobs(&[("search_scale_no_mating", 0), ("search_scale_lone_attacker", 16)]);
+    // Advisors and elephants against a lone advisor: material up, no way to mate.
+    let defenders = "3k5/4a4/9/9/9/9/9/9/9/2BAKAB2 w";
+    let (full, scaled_score) = (score(Weights::default(), defenders), score(scaled(), defenders));
+    assert!(
+        full > 150 && scaled_score.abs() <= 5,
+        "{scaled_score} against {full}"
+    );
+    // A lone rook against all four defenders: still ahead, a quarter as much.
+    let rook = "2bakab2/9/9/9/9/9/9/9/9/3K1R3 w";
+    let (full, quarter) = (score(Weights::default(), rook), score(scaled(), rook));
+    assert!(
+        full > 500 && quarter > 0 && quarter < full / 2,
+        "{quarter} against {full}"
+    );
+    // With a pawn beside the rook nothing changes.
+    let pawn = "2bakab2/9/9/9/9/4P4/9/9/9/3K1R3 w";
+    assert_eq!(score(scaled(), pawn), score(Weights::default(), pawn));
+    for (fen, moves) in [
+        ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
+        ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
+        ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
+    ] {
+        check_mate_with(scaled(), fen, moves);
+    }
+}
+
 #[test]
 fn harsher_late_move_reductions_still_find_the_mates() {
     // A harsher rule reduces the quiet mating moves more, so the nearest mate may show only

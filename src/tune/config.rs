@@ -615,6 +615,8 @@ mod tests {
                 "search_shuffle_damping",
                 "search_see_quiet_margin",
                 "search_capture_history",
+                "search_scale_no_mating",
+                "search_scale_lone_attacker",
                 "time_moves_left"
             ]
         );

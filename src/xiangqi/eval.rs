@@ -815,6 +815,40 @@ impl Default for Weights {
     }
 }
 
+/// What a side has left to mate with: the search scales down an advantage the side holding
+/// it cannot convert (knobs `search_scale_no_mating` and `search_scale_lone_attacker`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatingForce {
+    /// No rook, horse or cannon and no pawn short of the last rank: it cannot mate.
+    None,
+    /// A single rook, horse or cannon and no pawn short of the last rank, against the
+    /// defenders that usually hold it: two advisors or elephants against a horse or a
+    /// cannon, all four against a rook.
+    Lone,
+    /// Anything more.
+    Enough,
+}
+
+/// Each colour's last rank (the enemy's back rank), where a pawn only steps sideways.
+const LAST_RANK: [Bitboard; 2] = [Bitboard(0x1FF << 81), Bitboard(0x1FF)];
+
+/// What `color` has left to mate with against the defenders in front of it.
+pub fn mating_force(board: &Board, color: Color) -> MatingForce {
+    if (board.pieces(color, Role::Pawn) & !LAST_RANK[color.index()]).any() {
+        return MatingForce::Enough;
+    }
+    let rooks = board.pieces(color, Role::Rook).count();
+    let minors = (board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon)).count();
+    let them = color.flip();
+    let defenders = (board.pieces(them, Role::Advisor) | board.pieces(them, Role::Elephant)).count();
+    match (rooks, minors) {
+        (0, 0) => MatingForce::None,
+        (0, 1) if defenders >= 2 => MatingForce::Lone,
+        (1, 0) if defenders == 4 => MatingForce::Lone,
+        _ => MatingForce::Enough,
+    }
+}
+
 /// The game phase: PHASE_MAX with all rooks, horses and cannons on the board, 0 with none.
 #[inline]
 fn phase(board: &Board) -> i32 {
@@ -920,6 +954,27 @@ mod tests {
                 "{line}: {sum} against {expected}"
             );
         }
+    }
+
+    #[test]
+    fn mating_force_reads_what_is_left_to_mate_with() {
+        let force = |fen: &str, color| mating_force(&Board::from_fen(fen).unwrap(), color);
+        use MatingForce::*;
+        // Advisors, elephants and a pawn on the last rank cannot mate; nor can one advisor.
+        let defenders_only = "3k3P1/4a4/9/9/9/9/9/9/9/2BAKAB2 w";
+        assert_eq!(force(defenders_only, Color::Red), None);
+        assert_eq!(force(defenders_only, Color::Black), None);
+        // A horse against an advisor and an elephant is the usual draw; a pawn short of the
+        // last rank, or one defender fewer, makes it a game.
+        assert_eq!(force("3k5/4a4/4b4/9/9/9/9/9/4N4/4K4 w", Color::Red), Lone);
+        assert_eq!(force("3k5/4a4/4b4/9/4P4/9/9/9/4N4/4K4 w", Color::Red), Enough);
+        assert_eq!(force("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w", Color::Red), Enough);
+        // A rook beats three defenders; all four usually hold it.
+        assert_eq!(force("2bakab2/9/9/9/9/9/9/9/9/3K1R3 w", Color::Red), Lone);
+        assert_eq!(force("2bak4/4a4/9/9/9/9/9/9/9/3K1R3 w", Color::Red), Enough);
+        // Black's pawns count from Black's side: one on rank 0 is spent, one on rank 1 is not.
+        assert_eq!(force("3k5/9/9/9/9/9/9/9/9/4K1p2 w", Color::Black), None);
+        assert_eq!(force("3k5/9/9/9/9/9/9/9/6p2/4K4 w", Color::Black), Enough);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 42] = [
+pub(super) const SPECS: [Spec; 44] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -45,6 +45,8 @@ pub(super) const SPECS: [Spec; 42] = [
     Spec::search_knob("search_shuffle_damping", 0, 0, 1000, 10),
     Spec::search_knob("search_see_quiet_margin", 0, 0, 200, 8),
     Spec::search_knob("search_capture_history", 0, 0, 64, 7),
+    Spec::search_knob("search_scale_no_mating", 64, 0, 64, 7),
+    Spec::search_knob("search_scale_lone_attacker", 64, 0, 64, 7),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -154,6 +156,12 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_capture_history" => {
             "search: weight (16ths) of the capture history (capturer, point, victim) in ordering winning and even captures (0: off)"
         }
+        "search_scale_no_mating" => {
+            "search: 64ths of the static evaluation kept where the side it favours has no rook, horse, cannon or pawn short of the last rank (64: all)"
+        }
+        "search_scale_lone_attacker" => {
+            "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -243,6 +251,11 @@ pub struct Knobs {
     pub see_quiet_margin: i32,
     /// The capture history's weight in sixteenths in ordering captures; 0: off.
     pub capture_history: i32,
+    /// 64ths of the evaluation kept for a side that cannot mate; 64: all.
+    pub scale_no_mating: i32,
+    /// 64ths of the evaluation kept for a side with a single piece against the defenders
+    /// that usually hold it; 64: all.
+    pub scale_lone_attacker: i32,
     pub time: TimeKnobs,
 }
 
@@ -300,10 +313,12 @@ impl Knobs {
             shuffle_damping: values[36],
             see_quiet_margin: values[37],
             capture_history: values[38],
+            scale_no_mating: values[39],
+            scale_lone_attacker: values[40],
             time: TimeKnobs {
-                moves_left: positive(values[39]),
-                hard_share: positive(values[40]),
-                stability: values[41].max(0) as u32,
+                moves_left: positive(values[41]),
+                hard_share: positive(values[42]),
+                stability: values[43].max(0) as u32,
             },
         }
     }

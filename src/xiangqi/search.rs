@@ -18,7 +18,7 @@
 use super::bitboard::Bitboard;
 use super::board::{Board, Undo};
 use super::correction::Correction;
-use super::eval::{Psq, Score, Weights};
+use super::eval::{mating_force, MatingForce, Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
 use super::movepick::{
@@ -1248,16 +1248,33 @@ impl Searcher {
         self.damp(board, self.weights.material_estimate(board, self.frames[ply].psq))
     }
 
-    /// Scales a static evaluation toward zero as the plies without capture mount (knob
-    /// `search_shuffle_damping`): an advantage that only shuffles is heading for the draw,
-    /// so the search prefers the line that makes progress.
+    /// Scales a static evaluation toward zero where a draw is near: as the plies without
+    /// capture mount (knob `search_shuffle_damping`), so that the search prefers the line
+    /// that makes progress, and where the side it favours has too little left to mate
+    /// (`search_scale_no_mating`, `search_scale_lone_attacker`), so that it neither trades
+    /// into an advantage it cannot convert nor fears one. Each scaling is monotone and
+    /// shrinks differences, so the lazy margin still bounds the estimate's error.
     #[inline]
-    fn damp(&self, board: &Board, score: Score) -> Score {
+    fn damp(&self, board: &Board, mut score: Score) -> Score {
         let d = self.knobs.shuffle_damping;
-        if d == 0 {
-            return score;
+        if d != 0 {
+            score = score * (d - (board.halfmoves() as i32).min(d)) / d;
         }
-        score * (d - (board.halfmoves() as i32).min(d)) / d
+        let (none, lone) = (self.knobs.scale_no_mating, self.knobs.scale_lone_attacker);
+        if (none < 64 || lone < 64) && score != 0 {
+            let ahead = if score > 0 {
+                board.turn()
+            } else {
+                board.turn().flip()
+            };
+            let scale = match mating_force(board, ahead) {
+                MatingForce::None => none,
+                MatingForce::Lone => lone,
+                MatingForce::Enough => 64,
+            };
+            score = score * scale / 64;
+        }
+        score
     }
 
     /// Counts a node and says whether the search must stop (node limit, clock, `stop`).
