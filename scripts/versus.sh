@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Two players of qitune match (a base and a candidate) against the same opponent, on the
+# same positions, interleaved: the positions go in chunks, each chunk played by both, the
+# order alternating (base first, then candidate first), so that a machine that speeds up or
+# slows down during the hour weighs on both alike. The score against a much stronger outside
+# engine moves with the machine's speed; a change is judged against its base played beside
+# it. Each chunk keeps its PGN and JSON in DIR, so the same command goes on after a stop.
+#
+# Usage: scripts/versus.sh DIR BASE CANDIDATE OPPONENT POSITIONS [CHUNK]
+#   e.g. scripts/versus.sh /tmp/vs default cand.json pikafish.json openings.epd
+# Environment: TC (default 5+0.05), HASH (16), THREADS (2). CHUNK: positions a chunk (10).
+set -euo pipefail
+usage() {
+    echo "usage: scripts/versus.sh DIR BASE CANDIDATE OPPONENT POSITIONS [CHUNK] (see the comment at its top)" >&2
+    exit 2
+}
+(($# == 5 || $# == 6)) || usage
+dir=$1 base=$2 cand=$3 opponent=$4 positions=$5 chunk=${6:-10}
+[[ $chunk =~ ^[1-9][0-9]*$ ]] || { echo "error: CHUNK '$chunk' is not a positive number" >&2; exit 2; }
+[[ -r $positions ]] || { echo "error: cannot read the positions file '$positions'" >&2; exit 2; }
+for player in "$base" "$cand" "$opponent"; do
+    [[ $player != *.json || -r $player ]] || { echo "error: cannot read the player '$player'" >&2; exit 2; }
+done
+qitune=$(dirname "$0")/../target/release/qitune
+[[ -x $qitune ]] || { echo "error: $qitune is missing: run cargo build --release" >&2; exit 2; }
+mkdir -p "$dir"
+grep -v '^\s*\(#\|$\)' "$positions" >"$dir/positions.epd" || true
+total=$(wc -l <"$dir/positions.epd")
+((total > 0)) || { echo "error: '$positions' has no positions" >&2; exit 2; }
+chunks=$(((total + chunk - 1) / chunk))
+play() { # NAME PLAYER CHUNK-FILE INDEX
+    local out=$dir/$1-$4
+    [[ -s $out.json ]] && return
+    "$qitune" match --a "$2" --b "$opponent" --tc "${TC:-5+0.05}" --hash "${HASH:-16}" \
+        --threads "${THREADS:-2}" --positions "$3" --games $((2 * $(wc -l <"$3"))) \
+        --pgn "$out.pgn" --json "$out.json.part" --force --quiet >/dev/null
+    mv "$out.json.part" "$out.json"
+}
+for ((i = 0; i < chunks; i++)); do
+    part=$dir/chunk-$i.epd
+    sed -n "$((i * chunk + 1)),$(((i + 1) * chunk))p" "$dir/positions.epd" >"$part"
+    if ((i % 2 == 0)); then
+        play base "$base" "$part" "$i"
+        play candidate "$cand" "$part" "$i"
+    else
+        play candidate "$cand" "$part" "$i"
+        play base "$base" "$part" "$i"
+    fi
+    echo "chunk $((i + 1)) of $chunks done" >&2
+done
+python3 - "$dir" "$chunks" <<'EOF'
+import json, math, sys
+folder, chunks = sys.argv[1], int(sys.argv[2])
+for name in ("base", "candidate"):
+    w = l = d = faults = 0
+    for i in range(chunks):
+        r = json.load(open(f"{folder}/{name}-{i}.json"))
+        w, l, d = w + r["wins"], l + r["losses"], d + r["draws"]
+        faults += r["time_forfeits"] + r["illegal_moves"] + r["false_draw_claims"]
+    n = w + l + d
+    s = (w + d / 2) / n
+    elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
+    sd = math.sqrt((w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n / n)
+    lo, hi = elo(max(s - 1.96 * sd, 1e-9)), elo(min(s + 1.96 * sd, 1 - 1e-9))
+    print(f"{name:9}  {w}-{l}-{d}  {n} games  {100 * s:.1f}%  Elo {elo(s):+.1f} (95% {lo:+.1f} to {hi:+.1f})  {faults} forfeits, illegal moves or false claims")
+EOF
