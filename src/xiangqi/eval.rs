@@ -822,8 +822,8 @@ pub enum MatingForce {
     /// No rook, horse or cannon and no pawn short of the last rank: it cannot mate.
     None,
     /// A single rook, horse or cannon and no pawn short of the last rank, against the
-    /// defenders that usually hold it: two advisors or elephants against a horse or a
-    /// cannon, all four against a rook.
+    /// defenders that often hold it (a coarse rule: two advisors or elephants against a
+    /// horse or a cannon, all four against a rook).
     Lone,
     /// Anything more.
     Enough,
@@ -964,12 +964,12 @@ mod tests {
         let defenders_only = "3k3P1/4a4/9/9/9/9/9/9/9/2BAKAB2 w";
         assert_eq!(force(defenders_only, Color::Red), None);
         assert_eq!(force(defenders_only, Color::Black), None);
-        // A horse against an advisor and an elephant is the usual draw; a pawn short of the
-        // last rank, or one defender fewer, makes it a game.
+        // A lone horse against two defenders (an advisor and an elephant) counts as lone; a
+        // pawn short of the last rank, or one defender fewer, makes it enough.
         assert_eq!(force("3k5/4a4/4b4/9/9/9/9/9/4N4/4K4 w", Color::Red), Lone);
         assert_eq!(force("3k5/4a4/4b4/9/4P4/9/9/9/4N4/4K4 w", Color::Red), Enough);
         assert_eq!(force("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w", Color::Red), Enough);
-        // A rook beats three defenders; all four usually hold it.
+        // A rook beats three defenders; all four often hold it.
         assert_eq!(force("2bakab2/9/9/9/9/9/9/9/9/3K1R3 w", Color::Red), Lone);
         assert_eq!(force("2bak4/4a4/9/9/9/9/9/9/9/3K1R3 w", Color::Red), Enough);
         // Black's pawns count from Black's side: one on rank 0 is spent, one on rank 1 is not.

@@ -254,7 +254,7 @@ pub struct Knobs {
     /// 64ths of the evaluation kept for a side that cannot mate; 64: all.
     pub scale_no_mating: i32,
     /// 64ths of the evaluation kept for a side with a single piece against the defenders
-    /// that usually hold it; 64: all.
+    /// that often hold it; 64: all.
     pub scale_lone_attacker: i32,
     pub time: TimeKnobs,
 }
