@@ -28,29 +28,29 @@ grep -v '^\s*\(#\|$\)' "$positions" >"$dir/positions.epd" || true
 total=$(wc -l <"$dir/positions.epd")
 ((total > 0)) || { echo "error: '$positions' has no positions" >&2; exit 2; }
 chunks=$(((total + chunk - 1) / chunk))
-play() { # NAME PLAYER CHUNK-FILE INDEX
-    local out=$dir/$1-$4
+declare -A player=([base]=$base [candidate]=$cand)
+play() { # NAME CHUNK-FILE INDEX
+    local out=$dir/$1-$3
     [[ -s $out.json ]] && return
-    "$qitune" match --a "$2" --b "$opponent" --tc "${TC:-5+0.05}" --hash "${HASH:-16}" \
-        --threads "${THREADS:-2}" --positions "$3" --games $((2 * $(wc -l <"$3"))) \
+    "$qitune" match --a "${player[$1]}" --b "$opponent" --tc "${TC:-5+0.05}" --hash "${HASH:-16}" \
+        --threads "${THREADS:-2}" --positions "$2" --games $((2 * $(wc -l <"$2"))) \
         --pgn "$out.pgn" --json "$out.json.part" --force --quiet >/dev/null
     mv "$out.json.part" "$out.json"
 }
 for ((i = 0; i < chunks; i++)); do
     part=$dir/chunk-$i.epd
     sed -n "$((i * chunk + 1)),$(((i + 1) * chunk))p" "$dir/positions.epd" >"$part"
-    if ((i % 2 == 0)); then
-        play base "$base" "$part" "$i"
-        play candidate "$cand" "$part" "$i"
-    else
-        play candidate "$cand" "$part" "$i"
-        play base "$base" "$part" "$i"
-    fi
+    order=(base candidate)
+    ((i % 2 == 0)) || order=(candidate base)
+    for name in "${order[@]}"; do
+        play "$name" "$part" "$i"
+    done
     echo "chunk $((i + 1)) of $chunks done" >&2
 done
 python3 - "$dir" "$chunks" <<'EOF'
 import json, math, sys
 folder, chunks = sys.argv[1], int(sys.argv[2])
+elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
 for name in ("base", "candidate"):
     w = l = d = faults = 0
     for i in range(chunks):
@@ -59,8 +59,8 @@ for name in ("base", "candidate"):
         faults += r["time_forfeits"] + r["illegal_moves"] + r["false_draw_claims"]
     n = w + l + d
     s = (w + d / 2) / n
-    elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
     sd = math.sqrt((w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n / n)
-    lo, hi = elo(max(s - 1.96 * sd, 1e-9)), elo(min(s + 1.96 * sd, 1 - 1e-9))
+    bound = lambda p: elo(min(max(p, 1e-9), 1 - 1e-9))
+    lo, hi = bound(s - 1.96 * sd), bound(s + 1.96 * sd)
     print(f"{name:9}  {w}-{l}-{d}  {n} games  {100 * s:.1f}%  Elo {elo(s):+.1f} (95% {lo:+.1f} to {hi:+.1f})  {faults} forfeits, illegal moves or false claims")
 EOF

@@ -106,6 +106,14 @@ fn mates_in_three() {
     }
 }
 
+/// Mates in two and three that a search knob must not lose: (position, moves to mate).
+const KNOB_MATES: [(&str, u32); 4] = [
+    ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
+    ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
+    ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
+    ("9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w", 3),
+];
+
 /// Each search knob that is off by default (ProbCut, correction by piece placement, more
 /// reduction beside a capturing hash move, history pruning, extending only checks that keep
 /// their piece) changes the search when set, and
@@ -151,12 +159,7 @@ fn search_knobs_keep_mates_exact() {
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);
-        for (fen, moves) in [
-            ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
-            ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
-            ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
-            ("9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w", 3),
-        ] {
+        for (fen, moves) in KNOB_MATES {
             check_mate_with(with_knobs(&[knob]), fen, moves);
         }
     }
@@ -203,12 +206,8 @@ fn an_edge_that_cannot_mate_scores_toward_a_draw() {
     // With a pawn beside the rook nothing changes.
     let pawn = "2bakab2/9/9/9/9/4P4/9/9/9/3K1R3 w";
     assert_eq!(score(scaled(), pawn), score(Weights::default(), pawn));
-    for (fen, moves) in [
-        ("9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w", 2),
-        ("3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w", 2),
-        ("9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w", 3),
-    ] {
-        check_mate_with(scaled(), fen, moves);
+    for (fen, moves) in &KNOB_MATES[..3] {
+        check_mate_with(scaled(), fen, *moves);
     }
 }
 
@@ -223,12 +222,7 @@ fn harsher_late_move_reductions_still_find_the_mates() {
         search_with(weights(), fen, Limits::depth(9)).nodes,
         search(fen, Limits::depth(9)).nodes
     );
-    for fen in [
-        "9/3k5/9/9/9/6N2/9/9/4n4/4K2R1 w",
-        "3k1a3/9/9/9/1N7/9/9/9/4R4/5K3 w",
-        "9/4k4/4N4/2p6/9/9/9/9/R8/4K4 w",
-        "9/3k5/9/5C3/C2P5/9/9/7N1/9/3K5 w",
-    ] {
+    for (fen, _) in KNOB_MATES {
         let r = search_with(weights(), fen, Limits::depth(12));
         let moves = mate_in_moves(r.score).unwrap_or_else(|| panic!("{fen}: no mate, score {}", r.score));
         assert!(moves > 0 && moves <= 5, "{fen}: mate in {moves}");
