@@ -304,3 +304,57 @@ fn a_single_reply_is_answered_at_once() {
     assert_eq!(r.nodes, 0);
     assert_eq!(r.best, Move::parse_iccs("d9d8").ok());
 }
+
+/// A searcher cleared after a game searches the next game as a fresh one does: an outside
+/// engine process plays game after game, and a tuning run through it must play the games an
+/// embedded run plays (`tests/data/reused-searcher.txt` holds the pair of games that once
+/// differed at the 45th search of the second, 500 nodes a move).
+#[test]
+fn a_cleared_searcher_searches_as_a_fresh_one() {
+    let text = std::fs::read_to_string("tests/data/reused-searcher.txt").unwrap();
+    let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+    let mut params = Params::load(
+        std::path::Path::new("examples/xiangqi-hand-set.json"),
+        "xiangqi",
+        qitune::xiangqi::eval::specs(),
+    )
+    .unwrap();
+    let settings = lines.next().unwrap().strip_prefix("weights ").unwrap();
+    for setting in settings.split_whitespace() {
+        let (name, value) = setting.split_once('=').unwrap();
+        params.set(name, value.parse().unwrap()).unwrap();
+    }
+    let weights = Weights::new(&params);
+    // Every other position of a game from its start: the ones its engine searched.
+    let mut positions = || {
+        let mut game = Xiangqi::from_fen(lines.next().unwrap()).unwrap();
+        let mut searched = vec![game.clone()];
+        for (ply, mv) in lines.next().unwrap().split_whitespace().enumerate() {
+            game.play_iccs(mv).unwrap();
+            if ply % 2 == 1 {
+                searched.push(game.clone());
+            }
+        }
+        searched
+    };
+    let (first, second) = (positions(), positions());
+    let limits = Limits::nodes(500);
+    let answers = |searcher: &mut Searcher| -> Vec<(Option<Move>, i32)> {
+        second
+            .iter()
+            .map(|g| {
+                let r = searcher.search(g, &limits, |_| {});
+                (r.best, r.score)
+            })
+            .collect()
+    };
+    let fresh = answers(&mut Searcher::new(weights.clone(), 1));
+    let mut reused = Searcher::new(weights, 1);
+    for g in &first {
+        reused.search(g, &limits, |_| {});
+    }
+    reused.clear();
+    let again = answers(&mut reused);
+    let differ = (0..fresh.len()).find(|&i| fresh[i] != again[i]);
+    assert_eq!(differ, None, "{} searches", fresh.len());
+}

@@ -234,13 +234,10 @@ impl Searcher {
     /// the transposition table, which other threads may share.
     pub fn clear_own(&mut self) {
         self.evals.clear();
-        // The root's last PV is a move hint for the next search: a new game must not get
-        // one from the last (a reused engine would then play otherwise than a fresh one).
-        self.frames.iter_mut().for_each(|f| {
-            f.killers = [None; 2];
-            f.pv[0] = None;
-            f.pv_len = 0;
-        });
+        // Every frame as a fresh searcher has it, so that a reused engine plays as a fresh
+        // one: the root's last PV is a move hint for the next search, and quiescence nodes
+        // read the move that led to them from a frame only the main search writes.
+        self.frames.iter_mut().for_each(|f| *f = Frame::default());
         self.history.clear();
         self.cont.clear();
         self.capture_history.clear();
