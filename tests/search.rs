@@ -307,8 +307,8 @@ fn a_single_reply_is_answered_at_once() {
 
 /// A searcher cleared after a game searches the next game as a fresh one does: an outside
 /// engine process plays game after game, and a tuning run through it must play the games an
-/// embedded run plays (`tests/data/reused-searcher.txt` holds the pair of games that once
-/// differed at the 45th search of the second, 500 nodes a move).
+/// embedded run plays (`tests/data/reused-searcher.txt` holds the pair of games whose second
+/// once got another move at its 45th search, and other scores from its 31st, at 500 nodes).
 #[test]
 fn a_cleared_searcher_searches_as_a_fresh_one() {
     let text = std::fs::read_to_string("tests/data/reused-searcher.txt").unwrap();
