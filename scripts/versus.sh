@@ -51,6 +51,7 @@ python3 - "$dir" "$chunks" <<'EOF'
 import json, math, sys
 folder, chunks = sys.argv[1], int(sys.argv[2])
 elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
+bound = lambda p: elo(min(max(p, 1e-9), 1 - 1e-9))
 for name in ("base", "candidate"):
     w = l = d = faults = 0
     for i in range(chunks):
@@ -60,7 +61,6 @@ for name in ("base", "candidate"):
     n = w + l + d
     s = (w + d / 2) / n
     sd = math.sqrt((w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n / n)
-    bound = lambda p: elo(min(max(p, 1e-9), 1 - 1e-9))
     lo, hi = bound(s - 1.96 * sd), bound(s + 1.96 * sd)
     print(f"{name:9}  {w}-{l}-{d}  {n} games  {100 * s:.1f}%  Elo {elo(s):+.1f} (95% {lo:+.1f} to {hi:+.1f})  {faults} forfeits, illegal moves or false claims")
 EOF
