@@ -83,6 +83,8 @@ scalar_specs! {
     rook_half_open_file = 4, [-40, 80], 7;
     paired_pawns = 1, [-40, 80], 7;
     palace_attackers = 6, [-20, 60], 6;
+    hollow_cannon_home = 0, [-60, 200], 8;
+    cannon_pins_horse_home = 0, [-60, 200], 8;
     unsafe_mobility = 0, [-31, 10], 6;
     tempo = 19, [0, 40], 6;
 }
@@ -254,6 +256,12 @@ pub fn describe(name: &str) -> String {
         "paired_pawns" => "for each pair of crossed pawns side by side",
         "palace_attackers" => {
             "for each pair of pieces (rooks, horses, cannons, crossed pawns) attacking the enemy palace"
+        }
+        "hollow_cannon_home" => {
+            "a hollow cannon (see hollow_cannon) while the enemy king stands at home between both its advisors, so it cannot step off the file"
+        }
+        "cannon_pins_horse_home" => {
+            "a cannon pinning a horse (see cannon_pins_horse) while the enemy king stands at home between both its advisors"
         }
         "unsafe_mobility" => {
             "for each point a rook, horse or cannon counts in its mobility that an enemy pawn, advisor, elephant or king attacks"
@@ -731,7 +739,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
 /// knows, in the order [`pattern_counts`] counts them.
-const PATTERNS: [S; 7] = [
+const PATTERNS: [S; 9] = [
     S::hollow_cannon,
     S::cannon_pins_horse,
     S::bottom_cannon,
@@ -739,6 +747,8 @@ const PATTERNS: [S; 7] = [
     S::rook_half_open_file,
     S::paired_pawns,
     S::palace_attackers,
+    S::hollow_cannon_home,
+    S::cannon_pins_horse_home,
 ];
 
 /// How often `color` shows each of [`PATTERNS`], given `reach`, how many of its rooks,
@@ -749,6 +759,7 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
     let them = color.flip();
     let king = board.king(them);
     let occupied = board.occupied();
+    let held = held_at_home(board, them) as i32;
     let (mut hollow, mut pins, mut bottom) = (0, 0, 0);
     for sq in board.pieces(color, Role::Cannon) {
         let screens = attacks::between(sq, king) & occupied;
@@ -791,7 +802,19 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         half_open,
         linked,
         attackers * (attackers - 1) / 2,
+        hollow * held,
+        pins * held,
     ]
+}
+
+/// Whether `color`'s king stands on its starting point with both its advisors on theirs:
+/// then it can only step up its own file, so a cannon on that file stays a threat (the
+/// case Pikafish-HCE scores its hollow cannon and central horse in).
+fn held_at_home(board: &Board, color: Color) -> bool {
+    let back = Rank::new(0).expect("rank 0").relative_to(color);
+    let at = |file: u32| Square::from_coords(File::new(file).expect("file"), back);
+    board.king(color) == at(4)
+        && (board.pieces(color, Role::Advisor) & Bitboard::from(at(3)).with(at(5))).count() == 2
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
@@ -983,12 +1006,40 @@ mod tests {
         // the king's rank with nothing between, a rook on a file without pawns, two crossed
         // pawns side by side, and a horse and a cannon attacking the palace.
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1]);
+        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1, 0, 0]);
         assert_eq!(pattern_counts(&b, Color::Black, 0), [0; PATTERNS.len()]);
         // The pawn gone, the cannon on the king's file has no screen; with a Black pawn on
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0]);
+        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0]);
+        // With Black's king at home between both advisors, the pin and the hollow cannon
+        // count again as held; an advisor off its point, or the king, frees the file.
+        let counts = |fen: &str| pattern_counts(&Board::from_fen(fen).unwrap(), Color::Red, 0);
+        assert_eq!(
+            counts("3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w"),
+            [0, 1, 0, 0, 0, 0, 0, 0, 1]
+        );
+        assert_eq!(
+            counts("3aka3/9/9/9/9/9/9/4C4/9/3K5 w"),
+            [1, 0, 0, 0, 0, 0, 0, 1, 0]
+        );
+        assert_eq!(
+            counts("4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w"),
+            [1, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            counts("3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w"),
+            [1, 0, 0, 0, 0, 0, 0, 0, 0]
+        );
+        // Red's own king and advisors at home say nothing about Black's.
+        assert_eq!(
+            pattern_counts(
+                &Board::from_fen("4k4/9/9/9/9/9/9/4c4/9/3AKA3 w").unwrap(),
+                Color::Black,
+                0
+            ),
+            [1, 0, 0, 0, 0, 0, 0, 1, 0]
+        );
         // What the evaluation adds is what the features say (the loop above counts `reach`).
         let with_patterns = |value: fn(usize) -> i64| {
             let mut params = default_params();
@@ -1003,6 +1054,9 @@ mod tests {
         // cannon_pins_horse 11 + bottom_cannon 12 + rook_open_file 13 + paired_pawns 15 +
         // palace_attackers 16 x one pair.
         assert_eq!(w.evaluate_red(&b) - base.evaluate_red(&b), 11 + 12 + 13 + 15 + 16);
+        // A hollow cannon against a held king: hollow_cannon 10 + hollow_cannon_home 17.
+        let b = Board::from_fen("3aka3/9/9/9/9/9/9/4C4/9/3K5 w").unwrap();
+        assert_eq!(w.evaluate_red(&b) - base.evaluate_red(&b), 10 + 17);
     }
 
     #[test]
