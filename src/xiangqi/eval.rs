@@ -1012,8 +1012,8 @@ mod tests {
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
         assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0]);
-        // With Black's king at home between both advisors, the pin and the hollow cannon
-        // count again as held; an advisor off its point, or the king, frees the file.
+        // With Black's king at home between both advisors, a pin or a hollow cannon also
+        // counts as held; an advisor off its point, or the king off its own, frees the file.
         let counts = |fen: &str| pattern_counts(&Board::from_fen(fen).unwrap(), Color::Red, 0);
         assert_eq!(
             counts("3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w"),
@@ -1031,7 +1031,7 @@ mod tests {
             counts("3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w"),
             [1, 0, 0, 0, 0, 0, 0, 0, 0]
         );
-        // Red's own king and advisors at home say nothing about Black's.
+        // Black's cannon against Red's held king counts alike.
         assert_eq!(
             pattern_counts(
                 &Board::from_fen("4k4/9/9/9/9/9/9/4c4/9/3AKA3 w").unwrap(),
