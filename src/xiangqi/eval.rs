@@ -759,7 +759,6 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
     let them = color.flip();
     let king = board.king(them);
     let occupied = board.occupied();
-    let held = held_at_home(board, them) as i32;
     let (mut hollow, mut pins, mut bottom) = (0, 0, 0);
     for sq in board.pieces(color, Role::Cannon) {
         let screens = attacks::between(sq, king) & occupied;
@@ -794,6 +793,8 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         pawns_at_palace += (attacks::pawn_attacks(color, sq) & attacks::PALACE[them.index()]).any() as i32;
     }
     let attackers = reach + pawns_at_palace;
+    // Looked at only where a cannon holds the king's file.
+    let held = (hollow + pins > 0 && held_at_home(board, them)) as i32;
     [
         hollow,
         pins,
@@ -807,14 +808,20 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
     ]
 }
 
+/// Each colour's king's starting point (e0, e9; a point's index is rank x 9 + file).
+const KING_HOME: [Square; 2] = [Square::new_unchecked(4), Square::new_unchecked(85)];
+/// Each colour's advisors' starting points (d0 and f0, d9 and f9).
+const ADVISOR_HOMES: [Bitboard; 2] = [
+    Bitboard::from_square(Square::new_unchecked(3)).with(Square::new_unchecked(5)),
+    Bitboard::from_square(Square::new_unchecked(84)).with(Square::new_unchecked(86)),
+];
+
 /// Whether `color`'s king stands on its starting point with both its advisors on theirs:
 /// then it can only step up its own file, so a cannon on that file stays a threat (the
 /// case Pikafish-HCE scores its hollow cannon and central horse in).
 fn held_at_home(board: &Board, color: Color) -> bool {
-    let back = Rank::new(0).expect("rank 0").relative_to(color);
-    let at = |file: u32| Square::from_coords(File::new(file).expect("file"), back);
-    board.king(color) == at(4)
-        && (board.pieces(color, Role::Advisor) & Bitboard::from(at(3)).with(at(5))).count() == 2
+    let c = color.index();
+    board.king(color) == KING_HOME[c] && (board.pieces(color, Role::Advisor) & ADVISOR_HOMES[c]).count() == 2
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
@@ -1012,34 +1019,35 @@ mod tests {
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
         assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0]);
-        // With Black's king at home between both advisors, a pin or a hollow cannon also
-        // counts as held; an advisor off its point, or the king off its own, frees the file.
-        let counts = |fen: &str| pattern_counts(&Board::from_fen(fen).unwrap(), Color::Red, 0);
-        assert_eq!(
-            counts("3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w"),
-            [0, 1, 0, 0, 0, 0, 0, 0, 1]
-        );
-        assert_eq!(
-            counts("3aka3/9/9/9/9/9/9/4C4/9/3K5 w"),
-            [1, 0, 0, 0, 0, 0, 0, 1, 0]
-        );
-        assert_eq!(
-            counts("4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w"),
-            [1, 0, 0, 0, 0, 0, 0, 0, 0]
-        );
-        assert_eq!(
-            counts("3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w"),
-            [1, 0, 0, 0, 0, 0, 0, 0, 0]
-        );
+        // With the enemy king at home between both advisors, a pin or a hollow cannon also
+        // counts as held; an advisor off its point, or the king off its own, frees the file;
         // Black's cannon against Red's held king counts alike.
-        assert_eq!(
-            pattern_counts(
-                &Board::from_fen("4k4/9/9/9/9/9/9/4c4/9/3AKA3 w").unwrap(),
-                Color::Black,
-                0
+        let (red, black) = (Color::Red, Color::Black);
+        for (fen, color, counts) in [
+            (
+                "3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w",
+                red,
+                [0, 1, 0, 0, 0, 0, 0, 0, 1],
             ),
-            [1, 0, 0, 0, 0, 0, 0, 1, 0]
-        );
+            ("3aka3/9/9/9/9/9/9/4C4/9/3K5 w", red, [1, 0, 0, 0, 0, 0, 0, 1, 0]),
+            ("4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w", red, [1, 0, 0, 0, 0, 0, 0, 0, 0]),
+            (
+                "3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w",
+                red,
+                [1, 0, 0, 0, 0, 0, 0, 0, 0],
+            ),
+            (
+                "4k4/9/9/9/9/9/9/4c4/9/3AKA3 w",
+                black,
+                [1, 0, 0, 0, 0, 0, 0, 1, 0],
+            ),
+        ] {
+            assert_eq!(
+                pattern_counts(&Board::from_fen(fen).unwrap(), color, 0),
+                counts,
+                "{fen}"
+            );
+        }
         // What the evaluation adds is what the features say (the loop above counts `reach`).
         let with_patterns = |value: fn(usize) -> i64| {
             let mut params = default_params();
