@@ -165,17 +165,17 @@ fn search_knobs_keep_mates_exact() {
     }
 }
 
-/// With shuffle damping, a rook up scores less the longer no piece has been taken, and
-/// nothing without it.
+/// With shuffle damping, a rook and a pawn up score less the longer no piece has been taken, and
+/// nothing without it. (The pawn keeps the mating-force scaling out of it.)
 #[test]
 fn shuffle_damping_pulls_a_stale_advantage_toward_a_draw() {
     let score = |weights: Weights, plies: u32| {
-        let fen = format!("3akab2/9/4b4/9/9/9/9/4B4/9/2BAKA1R1 w - - {plies} 60");
+        let fen = format!("3akab2/9/4b4/9/9/9/P8/4B4/9/2BAKA1R1 w - - {plies} 60");
         search_with(weights, &fen, Limits::depth(3)).score
     };
     let damped = || with_knobs(&[("search_shuffle_damping", 120)]);
     let (fresh, stale) = (score(damped(), 0), score(damped(), 90));
-    assert!(fresh > 500, "a rook up is winning: {fresh}");
+    assert!(fresh > 500, "a rook and a pawn up are winning: {fresh}");
     assert!(
         stale > 0 && stale < fresh / 2,
         "90 plies without capture: {stale} against {fresh}"
@@ -188,24 +188,26 @@ fn shuffle_damping_pulls_a_stale_advantage_toward_a_draw() {
 #[test]
 fn an_edge_that_cannot_mate_scores_toward_a_draw() {
     let score = |weights: Weights, fen: &str| search_with(weights, fen, Limits::depth(4)).score;
-    let scaled = || with_knobs(&[("search_scale_no_mating", 0), ("search_scale_lone_attacker", 16)]);
+    // The built-in knobs scale (to 0 and 16 64ths); 64 keeps the whole evaluation.
+    let unscaled = || with_knobs(&[("search_scale_no_mating", 64), ("search_scale_lone_attacker", 64)]);
+    let scaled = Weights::default;
     // Advisors and elephants against a lone advisor: material up, no way to mate.
     let defenders = "3k5/4a4/9/9/9/9/9/9/9/2BAKAB2 w";
-    let (full, scaled_score) = (score(Weights::default(), defenders), score(scaled(), defenders));
+    let (full, scaled_score) = (score(unscaled(), defenders), score(scaled(), defenders));
     assert!(
         full > 150 && scaled_score.abs() <= 5,
         "{scaled_score} against {full}"
     );
     // A lone rook against all four defenders: still ahead, a quarter as much.
     let rook = "2bakab2/9/9/9/9/9/9/9/9/3K1R3 w";
-    let (full, quarter) = (score(Weights::default(), rook), score(scaled(), rook));
+    let (full, quarter) = (score(unscaled(), rook), score(scaled(), rook));
     assert!(
         full > 500 && quarter > 0 && quarter < full / 2,
         "{quarter} against {full}"
     );
     // With a pawn beside the rook nothing changes.
     let pawn = "2bakab2/9/9/9/9/4P4/9/9/9/3K1R3 w";
-    assert_eq!(score(scaled(), pawn), score(Weights::default(), pawn));
+    assert_eq!(score(scaled(), pawn), score(unscaled(), pawn));
     for (fen, moves) in &KNOB_MATES[..3] {
         check_mate_with(scaled(), fen, *moves);
     }
