@@ -85,6 +85,33 @@ fn a_stop_keeps_an_unbroken_beginning() {
     assert!(n < 24, "the stop stopped nothing: {kept:?}");
 }
 
+/// An SPRT stops the match at the first whole pair where its pairs decide, and not before.
+#[test]
+fn an_sprt_stops_at_the_first_deciding_pair() {
+    use qitune::arena::stats::{Sprt, SprtDecision, Tally};
+    let sprt = Sprt::new(0.0, 100.0);
+    let m = Match {
+        sprt: Some(sprt),
+        ..small_match(200, 80)
+    };
+    let played = m.run(2, |_| {}).unwrap();
+    let n = played.len();
+    assert!(n % 2 == 0 && n < 200, "stopped after {n} games");
+    let mut tally = Tally::default();
+    for (i, p) in played.iter().enumerate() {
+        tally.add(p.a_result());
+        if i % 2 == 1 && i + 1 < n {
+            assert_eq!(
+                sprt.decide(&tally.pairs),
+                None,
+                "decided already after {} games",
+                i + 1
+            );
+        }
+    }
+    assert_eq!(sprt.decide(&tally.pairs), Some(SprtDecision::H1));
+}
+
 #[test]
 fn players_and_positions_are_checked() {
     assert!(player_weights::<XiangqiGame>("random:abc")

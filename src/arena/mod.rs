@@ -455,7 +455,7 @@ impl<G: Game> Match<G> {
         done: impl Fn(&Played<G>) + Sync,
         keep: impl FnMut(Played<G>) + Send,
     ) -> Result<usize, ArenaError> {
-        self.run_from(0, stats::Wdl::default(), threads, stop, done, keep)
+        self.run_from(0, stats::Tally::default(), threads, stop, done, keep)
     }
 
     /// As [`Match::run_until`], from game `first` of the schedule on, the games before it
@@ -464,7 +464,7 @@ impl<G: Game> Match<G> {
     pub fn run_from(
         &self,
         first: usize,
-        prior: stats::Wdl,
+        prior: stats::Tally,
         threads: usize,
         stop: &AtomicBool,
         done: impl Fn(&Played<G>) + Sync,
@@ -472,7 +472,7 @@ impl<G: Game> Match<G> {
     ) -> Result<usize, ArenaError> {
         let runner = Runner::new(threads)?;
         let mut kept = 0;
-        let mut wdl = prior;
+        let mut tally = prior;
         runner.stream(
             first..self.games,
             stop,
@@ -482,11 +482,11 @@ impl<G: Game> Match<G> {
                 p
             },
             |p| {
-                wdl.add(p.a_result());
+                tally.add(p.a_result());
                 keep(p);
                 kept += 1;
                 // An SPRT decides after a whole pair, so that both colours of an opening count.
-                !(self.sprt).is_some_and(|t| (first + kept) % 2 == 0 && t.decide(&wdl).is_some())
+                !(self.sprt).is_some_and(|t| (first + kept) % 2 == 0 && t.decide(&tally.pairs).is_some())
             },
         );
         Ok(kept)

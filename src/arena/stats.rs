@@ -80,14 +80,48 @@ impl Wdl {
 pub struct Pentanomial(pub [u32; 5]);
 
 impl Pentanomial {
-    /// Counts pairs from A's results in schedule order (a trailing unpaired game is left out).
-    pub fn from_pairs(results: &[Wdl]) -> Pentanomial {
-        let mut p = Pentanomial::default();
-        for pair in results.chunks_exact(2) {
-            let half_points: u32 = pair.iter().map(|r| 2 * r.wins + r.draws).sum();
-            p.0[half_points as usize] += 1;
+    /// The number of pairs.
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// A's mean score a game, and the variance of a pair's mean score; `None` without pairs.
+    fn mean_and_variance(&self) -> Option<(f64, f64)> {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return None;
         }
-        p
+        let score = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| self.0[k] as f64 * score(k)).sum::<f64>() / n;
+        let var = (0..5)
+            .map(|k| self.0[k] as f64 * (score(k) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        Some((mean, var))
+    }
+}
+
+/// A's results counted in schedule order: the games one by one, and the pairs as each
+/// closes (game 2k and 2k + 1 play the same opening).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wdl: Wdl,
+    pub pairs: Pentanomial,
+    /// The first game of a pair still open.
+    open: Option<Wdl>,
+}
+
+impl Tally {
+    /// Counts the next game of the schedule.
+    pub fn add(&mut self, result: Wdl) {
+        self.wdl.add(result);
+        match self.open.take() {
+            Some(first) => {
+                let half_points = 2 * (first.wins + result.wins) + first.draws + result.draws;
+                self.pairs.0[half_points as usize] += 1;
+            }
+            None => self.open = Some(result),
+        }
     }
 }
 
@@ -120,23 +154,20 @@ impl Sprt {
         }
     }
 
-    /// The log-likelihood ratio of the results under the normal approximation of the
-    /// per-game score: N (s1 - s0)(2 mean - s0 - s1) / (2 variance).
-    pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let n = wdl.games() as f64;
-        if n == 0.0 {
+    /// The log-likelihood ratio of the results under the normal approximation of a pair's
+    /// mean score: pairs (N of them, variance v) N (s1 - s0)(2 mean - s0 - s1) / (2 v).
+    /// Counting pairs rather than games (fishtest's pentanomial model) takes in that the two
+    /// games of an opening are not independent: where the opening favours one side, their
+    /// results cancel, and the test needs fewer games than the per-game model would.
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        let Some((mean, var)) = pairs.mean_and_variance() else {
             return 0.0;
-        }
-        let m = wdl.score();
-        let var = (wdl.wins as f64 * (1.0 - m).powi(2)
-            + wdl.draws as f64 * (0.5 - m).powi(2)
-            + wdl.losses as f64 * m.powi(2))
-            / n;
+        };
         if var <= 0.0 {
-            return 0.0; // all results alike: no spread to judge by yet
+            return 0.0; // all pairs alike: no spread to judge by yet
         }
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
-        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * var)
+        pairs.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
     /// The (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
@@ -148,8 +179,8 @@ impl Sprt {
     }
 
     /// The decision, once the LLR has left the bounds.
-    pub fn decide(&self, wdl: &Wdl) -> Option<SprtDecision> {
-        let llr = self.llr(wdl);
+    pub fn decide(&self, pairs: &Pentanomial) -> Option<SprtDecision> {
+        let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Some(SprtDecision::H1)
@@ -243,7 +274,7 @@ mod tests {
     }
 
     #[test]
-    fn pentanomial_counts_pairs() {
+    fn a_tally_counts_games_and_pairs() {
         let win = Wdl {
             wins: 1,
             ..Default::default()
@@ -257,8 +288,19 @@ mod tests {
             ..Default::default()
         };
         // Pairs: WW (2), WL (1), DD (1), LD (1/2), LL (0), and an unpaired last game.
-        let results = [win, win, win, loss, draw, draw, loss, draw, loss, loss, win];
-        assert_eq!(Pentanomial::from_pairs(&results).0, [1, 1, 2, 0, 1]);
+        let mut tally = Tally::default();
+        for r in [win, win, win, loss, draw, draw, loss, draw, loss, loss, win] {
+            tally.add(r);
+        }
+        assert_eq!(tally.pairs.0, [1, 1, 2, 0, 1]);
+        assert_eq!(
+            tally.wdl,
+            Wdl {
+                wins: 4,
+                draws: 3,
+                losses: 4
+            }
+        );
     }
 
     #[test]
@@ -266,40 +308,24 @@ mod tests {
         let t = Sprt::new(0.0, 10.0);
         let (lo, hi) = t.bounds();
         assert!(close(lo, -2.944_438_979, 1e-8) && close(hi, 2.944_438_979, 1e-8));
-        // 60/20/20: mean 0.7, variance 0.16; s0 = 0.5, s1 = 0.514387: LLR = 1.73371.
-        let w = Wdl {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        };
-        assert!(close(t.llr(&w), 1.733_713, 1e-5));
-        assert_eq!(t.decide(&w), None);
-        // Five times the games at the same rates: LLR 8.67, past the upper bound.
+        // 100 pairs 5/15/40/25/15: mean 0.575 a game, a pair's variance 0.069375;
+        // s0 = 0.5, s1 = 0.514387: LLR = 100 x 0.014387 x 0.560613 / 0.13875 = 1.40619.
+        let p = Pentanomial([5, 15, 40, 25, 15]);
+        assert!(close(t.llr(&p), 1.406_188_5, 1e-6));
+        assert_eq!(t.decide(&p), None);
+        // Five times the pairs at the same rates: LLR 7.03, past the upper bound.
         assert_eq!(
-            t.decide(&Wdl {
-                wins: 300,
-                draws: 100,
-                losses: 100
-            }),
+            t.decide(&Pentanomial([25, 75, 200, 125, 75])),
             Some(SprtDecision::H1)
         );
-        // 20/60/20 (an even score) leans to H0: -0.10349; many more such games reject H1.
-        assert!(close(
-            t.llr(&Wdl {
-                wins: 20,
-                draws: 60,
-                losses: 20
-            }),
-            -0.103_495_5,
-            1e-6
-        ));
+        // An even score leans to H0 (-0.13799); fifty times the pairs reject H1.
+        assert!(close(t.llr(&Pentanomial([10, 20, 40, 20, 10])), -0.137_994, 1e-6));
         assert_eq!(
-            t.decide(&Wdl {
-                wins: 600,
-                draws: 1800,
-                losses: 600
-            }),
+            t.decide(&Pentanomial([500, 1000, 2000, 1000, 500])),
             Some(SprtDecision::H0)
         );
+        // No pairs, or pairs all alike, decide nothing.
+        assert_eq!(t.llr(&Pentanomial::default()), 0.0);
+        assert_eq!(t.decide(&Pentanomial([0, 0, 7, 0, 0])), None);
     }
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use qitune::amazons::game::AmazonsGame;
-use qitune::arena::stats::{Pentanomial, Sprt, SprtDecision, Wdl};
+use qitune::arena::stats::{Sprt, SprtDecision, Tally, Wdl};
 use qitune::arena::{self, pgn, Conditions, Match};
 use qitune::game::Game;
 use qitune::game::{Adjudication, Agent, Budget, Ending, Player, Seat};
@@ -249,7 +249,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     } else {
         0
     };
-    let prior = summary.wdl;
+    let prior = summary.tally;
 
     // Counted games go to the PGN file in schedule order as soon as every earlier game is
     // done (a crash loses only the games under way), and only a running summary stays in
@@ -272,7 +272,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         "stopped at once; the games counted so far are in the --pgn file, if one was given".to_string(),
     );
     let bar = super::progress::Progress::new((args.games - first) as u64, "games", args.quiet || args.jsonl);
-    let so_far: Mutex<Wdl> = Mutex::new(prior);
+    let so_far: Mutex<Wdl> = Mutex::new(prior.wdl);
     // Games finished, including any an SPRT decision later drops: the throughput counts them.
     let finished = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
@@ -331,7 +331,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     }
     let kept = first + kept;
     let seconds = start.elapsed().as_secs_f64();
-    let wdl = &summary.wdl;
+    let wdl = &summary.tally.wdl;
 
     // With --jsonl, standard output stays JSON: the words go to standard error.
     let say = |line: String| {
@@ -365,7 +365,8 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     say(format!(
         "Pairs (A's points 0, 1/2, 1, 3/2, 2): {}",
         summary
-            .penta
+            .tally
+            .pairs
             .0
             .iter()
             .map(|n| n.to_string())
@@ -374,7 +375,8 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     ));
     if let Some(t) = sprt {
         let (lo, hi) = t.bounds();
-        let verdict = match t.decide(wdl) {
+        let pairs = &summary.tally.pairs;
+        let verdict = match t.decide(pairs) {
             Some(SprtDecision::H1) => "H1 accepted (A is stronger)",
             Some(SprtDecision::H0) => "H0 accepted",
             None => "no decision yet",
@@ -383,7 +385,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             "SPRT [{}, {}]: LLR {:.2} ({lo:.2}, {hi:.2}) {verdict}",
             t.elo0,
             t.elo1,
-            t.llr(wdl)
+            t.llr(pairs)
         ));
     }
     let ending_list: Vec<String> = summary.endings.iter().map(|(k, v)| format!("{k} {v}")).collect();
@@ -441,10 +443,8 @@ pub fn game_json<G: Game>(p: &arena::Played<G>) -> serde_json::Value {
 
 /// What a match's counted games add up to, gathered game by game in schedule order.
 struct Summary {
-    wdl: Wdl,
-    penta: Pentanomial,
-    /// A's result in the first game of a pair still open.
-    open_pair: Option<Wdl>,
+    /// A's games and pairs.
+    tally: Tally,
     plies: usize,
     nodes: u64,
     endings: BTreeMap<String, u32>,
@@ -460,9 +460,7 @@ struct Summary {
 impl Summary {
     fn new(sprt: Option<Sprt>) -> Summary {
         Summary {
-            wdl: Wdl::default(),
-            penta: Pentanomial::default(),
-            open_pair: None,
+            tally: Tally::default(),
             plies: 0,
             nodes: 0,
             endings: BTreeMap::new(),
@@ -494,14 +492,7 @@ impl Summary {
     /// as an `Ending` where known): what a PGN record keeps of a game, so that a resumed
     /// match counts its earlier games.
     fn count(&mut self, result: Wdl, plies: usize, ending: &str, kind: Option<Ending>) {
-        self.wdl.add(result);
-        match self.open_pair.take() {
-            Some(first) => {
-                let half_points = 2 * (first.wins + result.wins) + first.draws + result.draws;
-                self.penta.0[half_points as usize] += 1;
-            }
-            None => self.open_pair = Some(result),
-        }
+        self.tally.add(result);
         self.plies += plies;
         *self.endings.entry(ending.to_string()).or_default() += 1;
         self.forfeits += usize::from(kind == Some(Ending::Time));
@@ -510,7 +501,7 @@ impl Summary {
     }
 
     fn plies_mean(&self) -> f64 {
-        self.plies as f64 / self.wdl.games().max(1) as f64
+        self.plies as f64 / self.tally.wdl.games().max(1) as f64
     }
 }
 
@@ -653,7 +644,7 @@ fn resumed<G: Game>(args: &Args, m: &Match<G>, summary: &mut Summary) -> Result<
         );
     }
     if let Some(t) = summary.sprt {
-        if t.decide(&summary.wdl).is_some() && games.len() % 2 == 0 {
+        if t.decide(&summary.tally.pairs).is_some() && games.len() % 2 == 0 {
             bail!(
                 "{file}: the SPRT already decided after its {} games: nothing to resume",
                 games.len()
@@ -666,11 +657,11 @@ fn resumed<G: Game>(args: &Args, m: &Match<G>, summary: &mut Summary) -> Result<
 /// The summary as JSON; `partial` says the match has not played all its games (still
 /// running, or interrupted).
 fn summary_json(s: &Summary, args: &Args, partial: bool) -> serde_json::Value {
-    let w = &s.wdl;
+    let (w, pairs) = (&s.tally.wdl, &s.tally.pairs);
     let sprt = s.sprt.map(|t| {
         let (lo, hi) = t.bounds();
-        serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": t.llr(w), "lower": lo,
-            "upper": hi, "decision": t.decide(w)})
+        serde_json::json!({"elo0": t.elo0, "elo1": t.elo1, "llr": t.llr(pairs), "lower": lo,
+            "upper": hi, "decision": t.decide(pairs)})
     });
     serde_json::json!({
         "a": args.a, "b": args.b, "partial": partial,
@@ -679,7 +670,7 @@ fn summary_json(s: &Summary, args: &Args, partial: bool) -> serde_json::Value {
         "plies_mean": s.plies_mean(), "nodes": s.nodes,
         "time_forfeits": s.forfeits, "illegal_moves": s.illegal,
         "false_draw_claims": s.false_claims, "endings": s.endings,
-        "pentanomial": s.penta.0, "faults": s.faults,
+        "pentanomial": pairs.0, "faults": s.faults,
         "sprt": sprt,
     })
 }
