@@ -617,6 +617,7 @@ mod tests {
                 "search_capture_history",
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
+                "search_qs_last_move",
                 "time_moves_left"
             ]
         );

@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 44] = [
+pub(super) const SPECS: [Spec; 45] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -47,6 +47,7 @@ pub(super) const SPECS: [Spec; 44] = [
     Spec::search_knob("search_capture_history", 0, 0, 64, 7),
     Spec::search_knob("search_scale_no_mating", 0, 0, 64, 7),
     Spec::search_knob("search_scale_lone_attacker", 16, 0, 64, 7),
+    Spec::search_knob("search_qs_last_move", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -162,6 +163,9 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_scale_lone_attacker" => {
             "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)"
         }
+        "search_qs_last_move" => {
+            "search: 1 has quiescence record the move that led to each of its nodes, by which it orders evasions (0: the main search's move last made at that ply)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -256,6 +260,9 @@ pub struct Knobs {
     /// 64ths of the evaluation kept for a side with a single piece against the defenders
     /// that often hold it; 64: all.
     pub scale_lone_attacker: i32,
+    /// 1: quiescence records the move that led to each of its nodes (the continuation
+    /// history of its evasions reads it); 0: the frame keeps the main search's.
+    pub qs_last_move: i32,
     pub time: TimeKnobs,
 }
 
@@ -315,10 +322,11 @@ impl Knobs {
             capture_history: values[38],
             scale_no_mating: values[39],
             scale_lone_attacker: values[40],
+            qs_last_move: values[41],
             time: TimeKnobs {
-                moves_left: positive(values[41]),
-                hard_share: positive(values[42]),
-                stability: values[43].max(0) as u32,
+                moves_left: positive(values[42]),
+                hard_share: positive(values[43]),
+                stability: values[44].max(0) as u32,
             },
         }
     }

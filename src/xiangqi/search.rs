@@ -1223,6 +1223,11 @@ impl Searcher {
         self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
         let undo = board.make(mv);
         let gives_check = board.in_check();
+        // The evasions of a check are ordered by the continuation history of the move that
+        // led to it; without the knob the frame holds what the main search last made there.
+        if self.knobs.qs_last_move > 0 {
+            self.frames[ply + 1].last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
+        }
         let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
         board.unmake(mv, undo);
         score
