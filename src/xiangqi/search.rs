@@ -536,7 +536,7 @@ impl Searcher {
         let next = &mut self.frames[ply + 1];
         next.in_check = board.in_check();
         next.after_null = false;
-        next.last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
+        next.last = moved(board, mv);
         undo
     }
 
@@ -1226,7 +1226,7 @@ impl Searcher {
         // The evasions of a check are ordered by the continuation history of the move that
         // led to it; without the knob the frame holds what the main search last made there.
         if self.knobs.qs_last_move > 0 {
-            self.frames[ply + 1].last = board.piece_at(mv.to()).map(|p| (p, mv.to()));
+            self.frames[ply + 1].last = moved(board, mv);
         }
         let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
         board.unmake(mv, undo);
@@ -1944,6 +1944,12 @@ fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
     } else {
         Bound::Upper
     }
+}
+
+/// The piece `mv` moved and where it stands, after `mv` is made on `board`.
+#[inline]
+fn moved(board: &Board, mv: Move) -> LastMove {
+    board.piece_at(mv.to()).map(|p| (p, mv.to()))
 }
 
 /// Whether `color` has a rook, horse or cannon: without one, zugzwang is common and a null
