@@ -63,4 +63,15 @@ for name in ("base", "candidate"):
     sd = math.sqrt((w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n / n)
     lo, hi = bound(s - 1.96 * sd), bound(s + 1.96 * sd)
     print(f"{name:9}  {w}-{l}-{d}  {n} games  {100 * s:.1f}%  Elo {elo(s):+.1f} (95% {lo:+.1f} to {hi:+.1f})  {faults} forfeits, illegal moves or false claims")
+    # Each side's mean depth and time a move over the chunks that carry them (a chunk's
+    # figures cover the games that run played), weighted by moves.
+    for side, who in (("a", name), ("b", "opponent")):
+        figures = [f for i in range(chunks) if (f := json.load(open(f"{folder}/{name}-{i}.json")).get("clock", {}).get(side))]
+        moves = sum(f["moves"] for f in figures)
+        if moves:
+            mean = lambda key: sum(f[key] * f["moves"] for f in figures) / moves
+            depth = [f for f in figures if f["mean_depth"] is not None]
+            dm = sum(f["moves"] for f in depth)
+            depth_text = f"mean depth {sum(f['mean_depth'] * f['moves'] for f in depth) / dm:.1f}, " if dm else ""
+            print(f"  {who:9}  {depth_text}{mean('mean_ms'):.0f} ms a move over {moves} moves, longest {max(f['longest_ms'] for f in figures):.0f} ms")
 EOF

@@ -373,3 +373,40 @@ fn a_cleared_searcher_searches_as_a_fresh_one() {
     let differ = (0..fresh.len()).find(|&i| fresh[i] != again[i]);
     assert_eq!(differ, None, "{} searches", fresh.len());
 }
+
+/// A search stopped inside an iteration plays the move that iteration had found, and says
+/// so: its last report is that iteration's, marked partial, naming the move played. Every
+/// earlier report is a completed iteration.
+#[test]
+fn a_stopped_iteration_reports_the_move_it_plays() {
+    let game =
+        Xiangqi::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+    let mut stopped_with_a_move = 0;
+    for nodes in (2_000..40_000).step_by(2_000) {
+        let mut searcher = Searcher::new(Weights::default(), 16);
+        let mut reports = Vec::new();
+        let r = searcher.search(&game, &Limits::nodes(nodes), |i| {
+            reports.push((i.depth, i.partial, i.pv.first().copied()))
+        });
+        let (last, earlier) = reports.split_last().expect("every search completes depth 1");
+        assert!(earlier.iter().all(|&(_, partial, _)| !partial));
+        assert_eq!(
+            last.2, r.best,
+            "{nodes} nodes: the last report names the move played"
+        );
+        if last.1 {
+            stopped_with_a_move += 1;
+            assert_eq!(
+                last.0,
+                r.depth + 1,
+                "{nodes} nodes: a partial report is the stopped iteration's"
+            );
+        } else {
+            assert_eq!(last.0, r.depth);
+        }
+    }
+    assert!(
+        stopped_with_a_move > 0,
+        "no node limit stopped an iteration after it had found a move"
+    );
+}

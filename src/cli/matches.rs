@@ -546,47 +546,64 @@ impl ClockStats {
         }
     }
 
-    /// The player's mean depth, mean time used a move against its planned time, longest
-    /// move and the least time ever left; none for a player without timed moves.
-    fn line(&self) -> Option<String> {
+    /// The player's figures: none for a player without timed moves.
+    fn figures(&self) -> Option<ClockFigures> {
         if self.moves == 0 {
             return None;
         }
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        let plan = if self.planned == 0 {
-            String::new()
-        } else {
-            format!(
-                " against {:.0} ms planned (Et)",
-                ms(self.planned_sum) / self.planned as f64
-            )
+        Some(ClockFigures {
+            moves: self.moves,
+            // A player without depths (UCT, or an engine that sends no info) has no mean depth.
+            mean_depth: (self.depth_sum > 0).then(|| self.depth_sum as f64 / self.depths.max(1) as f64),
+            mean_ms: ms(self.used_sum) / self.moves as f64,
+            planned_ms: (self.planned > 0).then(|| ms(self.planned_sum) / self.planned as f64),
+            longest_ms: ms(self.used_max),
+            least_left_ms: ms(self.least_left.unwrap_or_default()),
+            late_moves: self.late,
+            latest_ms: ms(self.latest),
+        })
+    }
+
+    /// The player's mean depth, mean time used a move against its planned time, longest
+    /// move and the least time ever left.
+    fn line(&self) -> Option<String> {
+        let f = self.figures()?;
+        let plan = f
+            .planned_ms
+            .map_or(String::new(), |p| format!(" against {p:.0} ms planned (Et)"));
+        let late = match f.late_moves {
+            0 => String::new(),
+            n => format!(
+                "; {n} move{} past the flag within the margin, by at most {:.0} ms",
+                if n == 1 { "" } else { "s" },
+                f.latest_ms
+            ),
         };
-        let late = if self.late == 0 {
-            String::new()
-        } else {
-            format!(
-                "; {} move{} past the flag within the margin, by at most {:.0} ms",
-                self.late,
-                if self.late == 1 { "" } else { "s" },
-                ms(self.latest)
-            )
-        };
-        // A player without depths (UCT, or an engine that sends no info) gets no depth figure.
-        let depth = if self.depth_sum == 0 {
-            String::new()
-        } else {
-            format!(
-                "mean depth {:.1}; ",
-                self.depth_sum as f64 / self.depths.max(1) as f64
-            )
-        };
+        let depth = f
+            .mean_depth
+            .map_or(String::new(), |d| format!("mean depth {d:.1}; "));
         Some(format!(
             "{depth}per move {:.0} ms used on average{plan}, longest {:.0} ms; least time left after a move {:.0} ms{late}",
-            ms(self.used_sum) / self.moves as f64,
-            ms(self.used_max),
-            ms(self.least_left.unwrap_or_default()),
+            f.mean_ms, f.longest_ms, f.least_left_ms,
         ))
     }
+}
+
+/// One player's depth and clock figures over the moves it made in this run's games (a
+/// resumed match's earlier games, read back from PGN, have no clock records).
+#[derive(serde::Serialize)]
+struct ClockFigures {
+    moves: u64,
+    mean_depth: Option<f64>,
+    mean_ms: f64,
+    /// The mean expected time (Et) the engine reported planning, where it did.
+    planned_ms: Option<f64>,
+    longest_ms: f64,
+    least_left_ms: f64,
+    /// Moves that came past the flag within --time-margin.
+    late_moves: usize,
+    latest_ms: f64,
 }
 
 /// Reads a stopped match's games back from its --pgn file into `summary` and returns how
@@ -671,6 +688,7 @@ fn summary_json(s: &Summary, args: &Args, partial: bool) -> serde_json::Value {
         "time_forfeits": s.forfeits, "illegal_moves": s.illegal,
         "false_draw_claims": s.false_claims, "endings": s.endings,
         "pentanomial": pairs.0, "faults": s.faults,
+        "clock": {"a": s.clocks[0].figures(), "b": s.clocks[1].figures()},
         "sprt": sprt,
     })
 }

@@ -568,11 +568,16 @@ fn info_line(dialect: Dialect, info: &Info) -> String {
     let ms = info.elapsed.as_millis();
     let nps = (info.nodes as u128 * 1_000_000) / info.elapsed.as_micros().max(1);
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-    let score = match (dialect, mate_in_moves(info.score)) {
+    let mut score = match (dialect, mate_in_moves(info.score)) {
         (Dialect::Uci, Some(n)) => format!("mate {n}"),
         (Dialect::Uci, None) => format!("cp {}", info.score),
         (Dialect::Ucci, _) => info.score.to_string(),
     };
+    // UCCI has no word for a bound; UCI's keeps a GUI from taking a stopped iteration's
+    // score for its value.
+    if info.partial && dialect == Dialect::Uci {
+        score.push_str(" lowerbound");
+    }
     format!(
         "info depth {} score {score} nodes {} time {ms} nps {nps} pv {}",
         info.depth,
@@ -755,6 +760,22 @@ mod tests {
         let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         assert!(out.contains("readyok") && out.contains("bye"), "{out}");
         assert!(out.contains("info string error"), "{out}");
+    }
+
+    #[test]
+    fn a_stopped_iterations_score_is_a_lower_bound_where_the_protocol_has_one() {
+        let pv = [Move::parse_iccs("b0c2").unwrap()];
+        let info = |partial| Info {
+            depth: 9,
+            score: 31,
+            nodes: 1000,
+            elapsed: Duration::from_millis(10),
+            pv: &pv,
+            partial,
+        };
+        assert!(info_line(Dialect::Uci, &info(true)).contains(" score cp 31 lowerbound nodes "));
+        assert!(info_line(Dialect::Uci, &info(false)).contains(" score cp 31 nodes "));
+        assert!(info_line(Dialect::Ucci, &info(true)).contains(" score 31 nodes "));
     }
 
     #[test]

@@ -80,7 +80,8 @@ impl Limits {
     }
 }
 
-/// Progress after each completed iteration.
+/// Progress after each completed iteration, and once more for an iteration stopped after it
+/// had found a move (the move then played).
 #[derive(Clone, Debug)]
 pub struct Info<'a> {
     pub depth: u32,
@@ -88,6 +89,9 @@ pub struct Info<'a> {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: &'a [Move],
+    /// The iteration was stopped: `score` is what its best move reached so far, a lower
+    /// bound on the iteration's value.
+    pub partial: bool,
 }
 
 /// The outcome of a search.
@@ -331,16 +335,17 @@ impl Searcher {
                 nodes: self.nodes,
                 pv,
             };
-            if self.aborted {
-                break;
-            }
             report(&Info {
                 depth,
                 score,
                 nodes: self.nodes,
                 elapsed: started.elapsed(),
                 pv: &result.pv,
+                partial: self.aborted,
             });
+            if self.aborted {
+                break;
+            }
             // A proven mate cannot get better with depth.
             if score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
                 break;
