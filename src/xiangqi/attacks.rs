@@ -510,6 +510,12 @@ pub fn own_half(color: Color) -> Bitboard {
     }
 }
 
+/// The wings: files a to d and f to i (the centre file belongs to neither).
+pub const WINGS: [Bitboard; 2] = [
+    Bitboard(FILE_MASKS[0] | FILE_MASKS[1] | FILE_MASKS[2] | FILE_MASKS[3]),
+    Bitboard(FILE_MASKS[5] | FILE_MASKS[6] | FILE_MASKS[7] | FILE_MASKS[8]),
+];
+
 /// Each colour's palace.
 pub const PALACE: [Bitboard; 2] = {
     let mut t = [Bitboard::EMPTY; 2];

@@ -86,6 +86,7 @@ scalar_specs! {
     hollow_cannon_home = 0, [-60, 200], 8;
     cannon_pins_horse_home = 0, [-60, 200], 8;
     unsafe_mobility = 0, [-31, 10], 6;
+    wing_attack = 0, [-40, 80], 7;
     tempo = 19, [0, 40], 6;
 }
 
@@ -265,6 +266,9 @@ pub fn describe(name: &str) -> String {
         }
         "unsafe_mobility" => {
             "for each point a rook, horse or cannon counts in its mobility that an enemy pawn, advisor, elephant or king attacks"
+        }
+        "wing_attack" => {
+            "for each wing (files a to d, f to i) where two or more of the side's rooks, horses and cannons stand across the river"
         }
         "tempo" => "for the side to move",
         other => return other.to_string(),
@@ -739,7 +743,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
 /// knows, in the order [`pattern_counts`] counts them.
-const PATTERNS: [S; 9] = [
+const PATTERNS: [S; 10] = [
     S::hollow_cannon,
     S::cannon_pins_horse,
     S::bottom_cannon,
@@ -749,6 +753,7 @@ const PATTERNS: [S; 9] = [
     S::palace_attackers,
     S::hollow_cannon_home,
     S::cannon_pins_horse_home,
+    S::wing_attack,
 ];
 
 /// How often `color` shows each of [`PATTERNS`], given `reach`, how many of its rooks,
@@ -793,6 +798,16 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         pawns_at_palace += (attacks::pawn_attacks(color, sq) & attacks::PALACE[them.index()]).any() as i32;
     }
     let attackers = reach + pawns_at_palace;
+    // Pieces massed on one wing across the river (Pikafish-HCE's PiecesOnOneSide): one alone
+    // is easily met, two or more make an attack the defence must answer there.
+    let across = (board.pieces(color, Role::Rook)
+        | board.pieces(color, Role::Horse)
+        | board.pieces(color, Role::Cannon))
+        & !attacks::own_half(color);
+    let wings = attacks::WINGS
+        .iter()
+        .filter(|&&w| (across & w).more_than_one())
+        .count() as i32;
     // Looked at only where a cannon holds the king's file.
     let held = (hollow + pins > 0 && held_at_home(board, them)) as i32;
     [
@@ -805,6 +820,7 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         attackers * (attackers - 1) / 2,
         hollow * held,
         pins * held,
+        wings,
     ]
 }
 
@@ -1013,33 +1029,63 @@ mod tests {
         // the king's rank with nothing between, a rook on a file without pawns, two crossed
         // pawns side by side, and a horse and a cannon attacking the palace.
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1, 0, 0]);
+        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1, 0, 0, 0]);
         assert_eq!(pattern_counts(&b, Color::Black, 0), [0; PATTERNS.len()]);
         // The pawn gone, the cannon on the king's file has no screen; with a Black pawn on
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0]);
+        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
         // With the enemy king at home between both advisors, a pin or a hollow cannon also
         // counts as held; an advisor off its point, or the king off its own, frees the file;
-        // Black's cannon against Red's held king counts alike.
+        // Black's cannon against Red's held king counts alike. Wings count where two or more
+        // rooks, horses and cannons stand across the river on files a to d or f to i; the
+        // centre file is neither, and a piece on its own side of the river is not across.
         let (red, black) = (Color::Red, Color::Black);
         for (fen, color, counts) in [
             (
                 "3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w",
                 red,
-                [0, 1, 0, 0, 0, 0, 0, 0, 1],
+                [0, 1, 0, 0, 0, 0, 0, 0, 1, 0],
             ),
-            ("3aka3/9/9/9/9/9/9/4C4/9/3K5 w", red, [1, 0, 0, 0, 0, 0, 0, 1, 0]),
-            ("4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w", red, [1, 0, 0, 0, 0, 0, 0, 0, 0]),
+            (
+                "3aka3/9/9/9/9/9/9/4C4/9/3K5 w",
+                red,
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+            ),
+            (
+                "4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w",
+                red,
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            ),
             (
                 "3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "4k4/9/9/9/9/9/9/4c4/9/3AKA3 w",
                 black,
-                [1, 0, 0, 0, 0, 0, 0, 1, 0],
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+            ),
+            (
+                "4k4/9/1R7/2N6/6C2/9/9/9/9/3K5 w",
+                red,
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+            ),
+            (
+                "4k4/9/1R5N1/2N6/6C2/9/9/9/9/3K5 w",
+                red,
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+            ),
+            (
+                "4k4/9/1R7/4N4/6C2/9/9/9/6C2/3K5 w",
+                red,
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+            ),
+            (
+                "4k4/9/9/9/9/9/1r7/2n6/9/3K5 w",
+                black,
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
             ),
         ] {
             assert_eq!(
