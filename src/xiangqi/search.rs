@@ -4,12 +4,14 @@
 //! moves in stages ordered as [`super::movepick`] says (seed 001); quiescence on captures
 //! and check evasions; reverse futility, futility and late-move pruning, on the static
 //! evaluation corrected by what earlier searches found (module `correction`); null-move
-//! pruning guarded against zugzwang; check extension; internal iterative deepening without a TT
-//! move; late-move reductions; mate-distance pruning; and the game's repetition rulings
-//! (perpetual check and chase lose) inside the tree. Knobs ([`Knobs`]), off by default until
-//! an SPRT keeps them, add ProbCut, razoring, singular extensions, the improving flag,
-//! cut-node reductions, quiescence's table and delta pruning, and the static evaluation's
-//! damping toward the no-capture draw.
+//! pruning guarded against zugzwang and reduced more the further the evaluation is above
+//! beta; check extension; internal iterative deepening without a TT move on the PV and
+//! internal iterative reduction off it; late-move reductions scaled by history; history
+//! pruning, razoring, ProbCut and quiescence's delta pruning; mate-distance pruning; and the
+//! game's repetition rulings (perpetual check and chase lose) inside the tree. Knobs
+//! ([`Knobs`]) set each of these, and add, off by default until an SPRT keeps them, singular
+//! extensions, the improving flag, cut-node reductions, quiescence's table, and the static
+//! evaluation's damping toward the no-capture draw.
 //!
 //! A node is PV, cut or all (`Node`); what the search keeps per ply of its path lives in one
 //! `Frame` per ply. Nothing here allocates per node, and depth- or node-limited searches
