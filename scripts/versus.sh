@@ -53,25 +53,22 @@ folder, chunks = sys.argv[1], int(sys.argv[2])
 elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
 bound = lambda p: elo(min(max(p, 1e-9), 1 - 1e-9))
 for name in ("base", "candidate"):
-    w = l = d = faults = 0
-    for i in range(chunks):
-        r = json.load(open(f"{folder}/{name}-{i}.json"))
-        w, l, d = w + r["wins"], l + r["losses"], d + r["draws"]
-        faults += r["time_forfeits"] + r["illegal_moves"] + r["false_draw_claims"]
+    results = [json.load(open(f"{folder}/{name}-{i}.json")) for i in range(chunks)]
+    w, l, d = (sum(r[key] for r in results) for key in ("wins", "losses", "draws"))
+    faults = sum(r["time_forfeits"] + r["illegal_moves"] + r["false_draw_claims"] for r in results)
     n = w + l + d
     s = (w + d / 2) / n
     sd = math.sqrt((w * (1 - s) ** 2 + l * s ** 2 + d * (0.5 - s) ** 2) / n / n)
     lo, hi = bound(s - 1.96 * sd), bound(s + 1.96 * sd)
     print(f"{name:9}  {w}-{l}-{d}  {n} games  {100 * s:.1f}%  Elo {elo(s):+.1f} (95% {lo:+.1f} to {hi:+.1f})  {faults} forfeits, illegal moves or false claims")
-    # Each side's mean depth and time a move over the chunks that carry them (a chunk's
-    # figures cover the games that run played), weighted by moves.
+    # Each side's mean depth and time a move, weighted by moves, over the chunks that carry
+    # them (a chunk's figures cover the games that run played).
     for side, who in (("a", name), ("b", "opponent")):
-        figures = [f for i in range(chunks) if (f := json.load(open(f"{folder}/{name}-{i}.json")).get("clock", {}).get(side))]
-        moves = sum(f["moves"] for f in figures)
-        if moves:
-            mean = lambda key: sum(f[key] * f["moves"] for f in figures) / moves
-            depth = [f for f in figures if f["mean_depth"] is not None]
-            dm = sum(f["moves"] for f in depth)
-            depth_text = f"mean depth {sum(f['mean_depth'] * f['moves'] for f in depth) / dm:.1f}, " if dm else ""
-            print(f"  {who:9}  {depth_text}{mean('mean_ms'):.0f} ms a move over {moves} moves, longest {max(f['longest_ms'] for f in figures):.0f} ms")
+        figures = [f for r in results if (f := r.get("clock", {}).get(side))]
+        weighted = lambda rows, key: sum(f[key] * f["moves"] for f in rows) / sum(f["moves"] for f in rows)
+        if figures:
+            depths = [f for f in figures if f["mean_depth"] is not None]
+            depth = f"mean depth {weighted(depths, 'mean_depth'):.1f}, " if depths else ""
+            moves = sum(f["moves"] for f in figures)
+            print(f"  {who:9}  {depth}{weighted(figures, 'mean_ms'):.0f} ms a move over {moves} moves, longest {max(f['longest_ms'] for f in figures):.0f} ms")
 EOF
