@@ -5,6 +5,7 @@
 # slows down during the hour weighs on both alike. The score against a much stronger outside
 # engine moves with the machine's speed; a change is judged against its base played beside
 # it. Each chunk keeps its PGN and JSON in DIR, so the same command goes on after a stop.
+# BASE '-' plays the candidate alone: a long match cut into chunks that resume.
 #
 # Usage: scripts/versus.sh DIR BASE CANDIDATE OPPONENT POSITIONS [CHUNK]
 #   e.g. scripts/versus.sh /tmp/vs default cand.json pikafish.json openings.epd
@@ -29,6 +30,8 @@ total=$(wc -l <"$dir/positions.epd")
 ((total > 0)) || { echo "error: '$positions' has no positions" >&2; exit 2; }
 chunks=$(((total + chunk - 1) / chunk))
 declare -A player=([base]=$base [candidate]=$cand)
+names=(base candidate)
+[[ $base != - ]] || names=(candidate)
 play() { # NAME CHUNK-FILE INDEX
     local out=$dir/$1-$3
     [[ -s $out.json ]] && return
@@ -40,19 +43,19 @@ play() { # NAME CHUNK-FILE INDEX
 for ((i = 0; i < chunks; i++)); do
     part=$dir/chunk-$i.epd
     sed -n "$((i * chunk + 1)),$(((i + 1) * chunk))p" "$dir/positions.epd" >"$part"
-    order=(base candidate)
-    ((i % 2 == 0)) || order=(candidate base)
+    order=("${names[@]}")
+    ((i % 2 == 0 || ${#names[@]} == 1)) || order=(candidate base)
     for name in "${order[@]}"; do
         play "$name" "$part" "$i"
     done
     echo "chunk $((i + 1)) of $chunks done" >&2
 done
-python3 - "$dir" "$chunks" <<'EOF'
+python3 - "$dir" "$chunks" "${names[@]}" <<'EOF'
 import json, math, sys
-folder, chunks = sys.argv[1], int(sys.argv[2])
+folder, chunks, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 elo = lambda p: -400 * math.log10(1 / p - 1) if 0 < p < 1 else math.copysign(math.inf, p - 0.5)
 bound = lambda p: elo(min(max(p, 1e-9), 1 - 1e-9))
-for name in ("base", "candidate"):
+for name in names:
     results = [json.load(open(f"{folder}/{name}-{i}.json")) for i in range(chunks)]
     w, l, d = (sum(r[key] for r in results) for key in ("wins", "losses", "draws"))
     faults = sum(r["time_forfeits"] + r["illegal_moves"] + r["false_draw_claims"] for r in results)
