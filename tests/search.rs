@@ -156,6 +156,8 @@ fn search_knobs_keep_mates_exact() {
         ("search_shuffle_damping", 120),
         ("search_see_quiet_margin", 30),
         ("search_capture_history", 16),
+        ("search_see_capture_margin", 300),
+        ("search_lmp_checks", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

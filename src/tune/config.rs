@@ -618,6 +618,8 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_qs_last_move",
+                "search_see_capture_margin",
+                "search_lmp_checks",
                 "time_moves_left"
             ]
         );

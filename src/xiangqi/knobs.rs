@@ -5,7 +5,7 @@
 use crate::params::Spec;
 
 /// The knobs in the order [`Knobs::new`] reads them.
-pub(super) const SPECS: [Spec; 45] = [
+pub(super) const SPECS: [Spec; 47] = [
     Spec::search_knob("search_rfp_margin", 91, 20, 300, 7),
     Spec::search_knob("search_futility_margin", 79, 30, 400, 8),
     Spec::search_knob("search_lmp_base", 1, 0, 16, 5),
@@ -48,6 +48,8 @@ pub(super) const SPECS: [Spec; 45] = [
     Spec::search_knob("search_scale_no_mating", 0, 0, 64, 7),
     Spec::search_knob("search_scale_lone_attacker", 16, 0, 64, 7),
     Spec::search_knob("search_qs_last_move", 0, 0, 1, 1),
+    Spec::search_knob("search_see_capture_margin", 0, 0, 800, 8),
+    Spec::search_knob("search_lmp_checks", 0, 0, 1, 1),
     Spec::search_knob("time_moves_left", 32, 10, 60, 6),
     Spec::search_knob("time_hard_share", 5, 2, 10, 4),
     Spec::search_knob("time_stability", 0, 0, 90, 7),
@@ -166,6 +168,12 @@ pub fn describe(name: &str) -> Option<&'static str> {
         "search_qs_last_move" => {
             "search: 1 has quiescence record the move that led to each of its nodes, by which it orders evasions (0: the main search's move last made at that ply)"
         }
+        "search_see_capture_margin" => {
+            "search: a losing capture that gives up more than this x depth in one exchange is pruned (0: off)"
+        }
+        "search_lmp_checks" => {
+            "search: 1 lets late-move pruning's quiet-move count prune quiet checks too (0: checks are spared)"
+        }
         "time_moves_left" => "clock: moves assumed left in sudden death (Et = increment + time left / this)",
         "time_hard_share" => {
             "clock: the hard cap never exceeds the usable time left / this, plus the increment"
@@ -263,6 +271,11 @@ pub struct Knobs {
     /// 1: quiescence records the move that led to each of its nodes (the continuation
     /// history of its evasions reads it); 0: the frame keeps the main search's.
     pub qs_last_move: i32,
+    /// A losing capture that gives up more than this x depth in one exchange is pruned
+    /// (Stockfish's SEE pruning of captures); 0: off.
+    pub see_capture_margin: i32,
+    /// 1: late-move pruning's count prunes quiet checks too.
+    pub lmp_checks: i32,
     pub time: TimeKnobs,
 }
 
@@ -323,10 +336,12 @@ impl Knobs {
             scale_no_mating: values[39],
             scale_lone_attacker: values[40],
             qs_last_move: values[41],
+            see_capture_margin: values[42],
+            lmp_checks: values[43],
             time: TimeKnobs {
-                moves_left: positive(values[42]),
-                hard_share: positive(values[43]),
-                stability: values[44].max(0) as u32,
+                moves_left: positive(values[44]),
+                hard_share: positive(values[45]),
+                stability: values[46].max(0) as u32,
             },
         }
     }

@@ -888,6 +888,11 @@ impl Searcher {
             } else {
                 self.knobs.see_quiet_margin
             },
+            capture_margin: if in_check || alpha <= -MATE_BOUND {
+                0
+            } else {
+                self.knobs.see_capture_margin
+            },
             losing_captures: false,
             quiets: 0,
             check_zone: check_zone(board),
@@ -1578,8 +1583,9 @@ impl Searcher {
             if stage.skip.contains(&Some(mv)) {
                 continue;
             }
+            let quiet = board.piece_at(mv.to()).is_none();
             if floor.is_none()
-                && board.piece_at(mv.to()).is_none()
+                && quiet
                 && stage.prunes(
                     board,
                     &self.weights,
@@ -1589,6 +1595,9 @@ impl Searcher {
                     &self.knobs,
                 )
             {
+                continue;
+            }
+            if !quiet && stage.losing_captures && stage.loses_too_much(board, &self.weights, mv) {
                 continue;
             }
             // Past the first picks the keys are sorted, so the next move is known: start
@@ -1760,6 +1769,9 @@ struct StageSearch {
     /// Quiet moves that give up more than this times their reduced depth squared in an
     /// exchange on their point are pruned (knob `search_see_quiet_margin`); 0: none.
     see_margin: i32,
+    /// Losing captures that give up more than this times the depth in one exchange are
+    /// pruned (knob `search_see_capture_margin`); 0: none.
+    capture_margin: i32,
     /// Whether the stage under way is the losing captures' and quiet moves'.
     losing_captures: bool,
     /// Quiet moves searched so far.
@@ -1781,9 +1793,10 @@ impl StageSearch {
                 .map_or(0, |(_, plies)| plies)
     }
 
-    /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: it cannot
-    /// give check, a move has been searched already, and futility, the quiet-move count,
-    /// its history or what it gives up in an exchange rules it out.
+    /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: a move has
+    /// been searched already, and futility, the quiet-move count, its history or what it
+    /// gives up in an exchange rules it out, where it cannot give check (with the knob
+    /// `search_lmp_checks` the count prunes checks too).
     #[inline]
     fn prunes(
         &self,
@@ -1795,12 +1808,28 @@ impl StageSearch {
         knobs: &Knobs,
     ) -> bool {
         self.searched > 0
-            && (self.futile
-                || self.quiets >= self.quiet_limit
-                || score < self.history_floor
-                || self.futile_by_reduced_depth(alpha, knobs)
-                || self.gives_up_too_much(board, weights, mv, knobs))
-            && !self.may_give_check(board, mv, knobs)
+            && (knobs.lmp_checks > 0 && self.quiets >= self.quiet_limit
+                || (self.futile
+                    || self.quiets >= self.quiet_limit
+                    || score < self.history_floor
+                    || self.futile_by_reduced_depth(alpha, knobs)
+                    || self.gives_up_too_much(board, weights, mv, knobs))
+                    && !self.may_give_check(board, mv, knobs))
+    }
+
+    /// Whether the losing capture `mv` is pruned: a move has been searched, the capture
+    /// gives up more than the margin times the depth in one exchange on its point (the
+    /// mover for its victim), and it does not give check.
+    #[inline]
+    fn loses_too_much(&self, board: &Board, weights: &Weights, mv: Move) -> bool {
+        if self.capture_margin == 0 || self.searched == 0 {
+            return false;
+        }
+        let (Some(mover), Some(victim)) = (board.piece_at(mv.from()), board.piece_at(mv.to())) else {
+            return false;
+        };
+        let (v, a, protected) = capture_terms(board, weights, mv, mover, victim, None);
+        protected && a - v > self.capture_margin * self.depth && !board.gives_check(mv)
     }
 
     /// Whether the quiet `mv` stakes more (see [`quiet_stake`]) than the margin allows at
