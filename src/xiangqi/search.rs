@@ -870,6 +870,8 @@ impl Searcher {
         // Moves come in stages (see [`movepick`]), so that a node cut off early never
         // generates the rest. (Over the bench, four in five nodes that generate moves are
         // cut off by a capture or a killer.)
+        // In check every evasion is searched; a mated score leaves no room to prune.
+        let exchange_pruning = !in_check && alpha > -MATE_BOUND;
         let mut stage = StageSearch {
             depth,
             beta,
@@ -882,17 +884,8 @@ impl Searcher {
             quiet_limit,
             history_floor,
             futility_base,
-            // In check every evasion is searched; a mated score leaves no room to prune.
-            see_margin: if in_check || alpha <= -MATE_BOUND {
-                0
-            } else {
-                self.knobs.see_quiet_margin
-            },
-            capture_margin: if in_check || alpha <= -MATE_BOUND {
-                0
-            } else {
-                self.knobs.see_capture_margin
-            },
+            see_margin: exchange_pruning as i32 * self.knobs.see_quiet_margin,
+            capture_margin: exchange_pruning as i32 * self.knobs.see_capture_margin,
             losing_captures: false,
             quiets: 0,
             check_zone: check_zone(board),
@@ -1807,10 +1800,11 @@ impl StageSearch {
         alpha: Score,
         knobs: &Knobs,
     ) -> bool {
+        let over_count = self.quiets >= self.quiet_limit;
         self.searched > 0
-            && (knobs.lmp_checks > 0 && self.quiets >= self.quiet_limit
+            && (knobs.lmp_checks > 0 && over_count
                 || (self.futile
-                    || self.quiets >= self.quiet_limit
+                    || over_count
                     || score < self.history_floor
                     || self.futile_by_reduced_depth(alpha, knobs)
                     || self.gives_up_too_much(board, weights, mv, knobs))
