@@ -86,7 +86,7 @@ scalar_specs! {
     hollow_cannon_home = 0, [-60, 200], 8;
     cannon_pins_horse_home = 0, [-60, 200], 8;
     unsafe_mobility = 0, [-31, 10], 6;
-    wing_attack = 0, [-40, 80], 7;
+    wing_attack = 20, [-40, 80], 7;
     tempo = 19, [0, 40], 6;
 }
 
