@@ -3,7 +3,7 @@
 # `qitune bench`), each into OUT/NAME.txt, for pasting back: the first run and its check at
 # 2,000 nodes, the GA run from random weights with its export and round robin, the outside
 # run's first step beside the embedded one's, `bench`, the engine transcript and the match
-# against the material player. Takes about half an hour on 2 cores and must have the machine
+# against the material player. Takes about a quarter of an hour on 2 cores and must have the machine
 # alone (the lines print games/s). The runs go to OUT/runs, never to runs/.
 #
 # Usage: scripts/readme-outputs.sh OUT
