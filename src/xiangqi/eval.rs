@@ -87,6 +87,8 @@ scalar_specs! {
     cannon_pins_horse_home = 0, [-60, 200], 8;
     unsafe_mobility = 0, [-31, 10], 6;
     wing_attack = 20, [-40, 80], 7;
+    wing_attack_safe = 0, [-40, 80], 7;
+    missing_advisor_pawn = 0, [-60, 20], 6;
     tempo = 19, [0, 40], 6;
 }
 
@@ -269,6 +271,12 @@ pub fn describe(name: &str) -> String {
         }
         "wing_attack" => {
             "for each wing (files a to d, f to i) where two or more of the side's rooks, horses and cannons stand across the river"
+        }
+        "wing_attack_safe" => {
+            "for each wing where two or more of the side's rooks, horses and cannons stand across the river on points no enemy pawn, advisor, elephant or king attacks and none it attacks unprotected"
+        }
+        "missing_advisor_pawn" => {
+            "for each missing advisor, times the enemy pawns across the river short of the own back rank"
         }
         "tempo" => "for the side to move",
         other => return other.to_string(),
@@ -457,6 +465,7 @@ impl Weights {
             + 2 * self.s(S::hanging).abs()
             + self.s(S::king_file_rook).abs()
             + self.s(S::king_file_cannon).abs()
+            + 2 * self.s(S::missing_advisor_pawn).abs()
             + patterns
     }
 
@@ -557,7 +566,8 @@ impl Weights {
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
             if self.patterns {
-                let counts = pattern_counts(board, color, reach[color.index()]);
+                let exposed = exposed(color, &steps, &attacked);
+                let counts = pattern_counts(board, color, reach[color.index()], exposed);
                 let weighted: i32 = PATTERNS.iter().zip(counts).map(|(&p, n)| self.s(p) * n).sum();
                 terms += color.sign() * weighted;
             }
@@ -593,6 +603,7 @@ impl Weights {
         s += (self.s(S::missing_advisor) * missing_adv + self.s(S::missing_elephant) * missing_ele)
             * attackers
             / 4;
+        s += self.s(S::missing_advisor_pawn) * missing_adv * pawns_inside(board, color);
 
         let king = board.king(color);
         let file = attacks::file_mask(king.file());
@@ -663,6 +674,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let empty = !board.occupied();
     let mut attacked = [Bitboard::EMPTY; 2];
     let steps = Color::ALL.map(|color| board.step_attacks(color));
+    let mut reaches = [0; 2];
     for color in Color::ALL {
         let sign = color.sign() as f32;
         let not_own = !board.by_color(color);
@@ -693,15 +705,20 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         }
         out.push((S::unsafe_mobility as u32, sign * unsafe_points as f32));
         attacked[color.index()] = att;
-        for (&p, n) in PATTERNS.iter().zip(pattern_counts(board, color, reach)) {
-            out.push((p as u32, sign * n as f32));
-        }
+        reaches[color.index()] = reach;
         out.push((S::mobility_rook as u32, sign * rook as f32));
         out.push((S::mobility_cannon as u32, sign * cannon as f32));
         out.push((S::mobility_horse as u32, sign * horse as f32));
     }
     for color in Color::ALL {
         let sign = color.sign() as f32;
+        let exposed = exposed(color, &steps, &attacked);
+        for (&p, n) in PATTERNS
+            .iter()
+            .zip(pattern_counts(board, color, reaches[color.index()], exposed))
+        {
+            out.push((p as u32, sign * n as f32));
+        }
         let them = color.flip();
         let own = board.by_color(color) & !board.by_role(Role::King);
         let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
@@ -719,6 +736,10 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         let missing = |role| 2.0 - board.pieces(color, role).count() as f32;
         add(S::missing_advisor, missing(Role::Advisor) * attackers / 4.0);
         add(S::missing_elephant, missing(Role::Elephant) * attackers / 4.0);
+        add(
+            S::missing_advisor_pawn,
+            missing(Role::Advisor) * pawns_inside(board, color) as f32,
+        );
         let file = attacks::file_mask(board.king(color).file());
         add(
             S::king_file_rook,
@@ -743,7 +764,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
 /// knows, in the order [`pattern_counts`] counts them.
-const PATTERNS: [S; 10] = [
+const PATTERNS: [S; 11] = [
     S::hollow_cannon,
     S::cannon_pins_horse,
     S::bottom_cannon,
@@ -754,13 +775,15 @@ const PATTERNS: [S; 10] = [
     S::hollow_cannon_home,
     S::cannon_pins_horse_home,
     S::wing_attack,
+    S::wing_attack_safe,
 ];
 
 /// How often `color` shows each of [`PATTERNS`], given `reach`, how many of its rooks,
 /// horses and cannons attack a point of the enemy palace (its crossed pawns are added here).
 /// Attackers count by pairs: one piece alone seldom mates, and each further one makes
 /// more of the others' threats real.
-fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len()] {
+/// `exposed` are the points where a piece of `color` may be taken at a loss (see [`exposed`]).
+fn pattern_counts(board: &Board, color: Color, reach: i32, exposed: Bitboard) -> [i32; PATTERNS.len()] {
     let them = color.flip();
     let king = board.king(them);
     let occupied = board.occupied();
@@ -804,10 +827,14 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         | board.pieces(color, Role::Horse)
         | board.pieces(color, Role::Cannon))
         & !attacks::own_half(color);
-    let wings = attacks::WINGS
-        .iter()
-        .filter(|&&w| (across & w).more_than_one())
-        .count() as i32;
+    let massed = |pieces: Bitboard| {
+        attacks::WINGS
+            .iter()
+            .filter(|&&w| (pieces & w).more_than_one())
+            .count() as i32
+    };
+    // Pikafish-HCE counts only the pieces the defence cannot take at a profit.
+    let (wings, safe_wings) = (massed(across), massed(across & !exposed));
     // Looked at only where a cannon holds the king's file.
     let held = (hollow + pins > 0 && held_at_home(board, them)) as i32;
     [
@@ -821,7 +848,16 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         hollow * held,
         pins * held,
         wings,
+        safe_wings,
     ]
+}
+
+/// The points where a rook, horse or cannon of `color` would be lost at a profit: those an
+/// enemy pawn, advisor, elephant or king attacks, and those the enemy attacks that `color`
+/// does not defend (`steps` and `attacked` indexed by colour, as the evaluation has them).
+fn exposed(color: Color, steps: &[Bitboard; 2], attacked: &[Bitboard; 2]) -> Bitboard {
+    let them = color.flip().index();
+    steps[them] | (attacked[them] & !attacked[color.index()])
 }
 
 /// Each colour's king's starting point (e0, e9; a point's index is rank x 9 + file).
@@ -838,6 +874,17 @@ const ADVISOR_HOMES: [Bitboard; 2] = [
 fn held_at_home(board: &Board, color: Color) -> bool {
     let c = color.index();
     board.king(color) == KING_HOME[c] && (board.pieces(color, Role::Advisor) & ADVISOR_HOMES[c]).count() == 2
+}
+
+/// Each colour's back rank (ranks 0 and 9).
+const BACK_RANKS: [Bitboard; 2] = [Bitboard((1 << 9) - 1), Bitboard(((1 << 9) - 1) << 81)];
+
+/// The enemy pawns across the river in `color`'s half, short of its back rank: there a pawn
+/// still bears on the palace (Pikafish-HCE values crossed pawns by the advisors left to meet
+/// them).
+fn pawns_inside(board: &Board, color: Color) -> i32 {
+    let inside = attacks::own_half(color) & !BACK_RANKS[color.index()];
+    (board.pieces(color.flip(), Role::Pawn) & inside).count() as i32
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
@@ -1029,12 +1076,21 @@ mod tests {
         // the king's rank with nothing between, a rook on a file without pawns, two crossed
         // pawns side by side, and a horse and a cannon attacking the palace.
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1, 0, 0, 0]);
-        assert_eq!(pattern_counts(&b, Color::Black, 0), [0; PATTERNS.len()]);
+        assert_eq!(
+            pattern_counts(&b, Color::Red, 2, Bitboard::EMPTY),
+            [0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            pattern_counts(&b, Color::Black, 0, Bitboard::EMPTY),
+            [0; PATTERNS.len()]
+        );
         // The pawn gone, the cannon on the king's file has no screen; with a Black pawn on
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
+        assert_eq!(
+            pattern_counts(&b, Color::Red, 0, Bitboard::EMPTY),
+            [1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
+        );
         // With the enemy king at home between both advisors, a pin or a hollow cannon also
         // counts as held; an advisor off its point, or the king off its own, frees the file;
         // Black's cannon against Red's held king counts alike. Wings count where two or more
@@ -1045,51 +1101,51 @@ mod tests {
             (
                 "3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w",
                 red,
-                [0, 1, 0, 0, 0, 0, 0, 0, 1, 0],
+                [0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
             ),
             (
                 "3aka3/9/9/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
             ),
             (
                 "4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "4k4/9/9/9/9/9/9/4c4/9/3AKA3 w",
                 black,
-                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
             ),
             (
                 "4k4/9/1R7/2N6/6C2/9/9/9/9/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1],
             ),
             (
                 "4k4/9/1R5N1/2N6/6C2/9/9/9/9/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 2],
             ),
             (
                 "4k4/9/1R7/4N4/6C2/9/9/9/6C2/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "4k4/9/9/9/9/9/1r7/2n6/9/3K5 w",
                 black,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1],
             ),
         ] {
             assert_eq!(
-                pattern_counts(&Board::from_fen(fen).unwrap(), color, 0),
+                pattern_counts(&Board::from_fen(fen).unwrap(), color, 0, Bitboard::EMPTY),
                 counts,
                 "{fen}"
             );
@@ -1111,6 +1167,37 @@ mod tests {
         // A hollow cannon against a held king: hollow_cannon 10 + hollow_cannon_home 17.
         let b = Board::from_fen("3aka3/9/9/9/9/9/9/4C4/9/3K5 w").unwrap();
         assert_eq!(w.evaluate_red(&b) - base.evaluate_red(&b), 10 + 17);
+    }
+
+    #[test]
+    fn safe_wings_leave_out_pieces_the_defence_takes_at_a_profit() {
+        let safe_wings = |fen: &str| {
+            let b = Board::from_fen(fen).unwrap();
+            let w = Weights::default();
+            let (_, attacked) = w.evaluate_with_attacks(&b, w.psq(&b));
+            let steps = Color::ALL.map(|color| b.step_attacks(color));
+            let counts = pattern_counts(&b, Color::Red, 0, exposed(Color::Red, &steps, &attacked));
+            (counts[9], counts[10])
+        };
+        // A rook and a horse across the river on the left wing.
+        assert_eq!(safe_wings("4k4/9/1R7/9/2N6/9/9/9/9/3K5 w"), (1, 1));
+        // A pawn attacks the horse: it is lost for less than it is worth.
+        assert_eq!(safe_wings("4k4/9/1R7/2p6/2N6/9/9/9/9/3K5 w"), (1, 0));
+        // A rook attacks the horse, which nothing defends; then the rook beside it defends it.
+        assert_eq!(safe_wings("2r1k4/9/1R7/9/2N6/9/9/9/9/3K5 w"), (1, 0));
+        assert_eq!(safe_wings("2r1k4/9/9/9/1RN6/9/9/9/9/3K5 w"), (1, 1));
+    }
+
+    #[test]
+    fn missing_advisors_weigh_the_pawns_inside() {
+        // Black lacks one advisor; two Red pawns stand in Black's half, one on its back rank.
+        let b = Board::from_fen("P3k4/4a4/9/4P4/9/9/9/9/9/3K5 w").unwrap();
+        assert_eq!(pawns_inside(&b, Color::Black), 1);
+        assert_eq!(pawns_inside(&b, Color::Red), 0);
+        let mut params = default_params();
+        params.set("missing_advisor_pawn", -20).unwrap();
+        let with = Weights::new(&params);
+        assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
     }
 
     #[test]
