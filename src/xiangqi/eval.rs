@@ -89,6 +89,7 @@ scalar_specs! {
     wing_attack = 20, [-40, 80], 7;
     wing_attack_safe = 0, [-40, 80], 7;
     missing_advisor_pawn = 0, [-60, 20], 6;
+    threat_by_lesser = 0, [-120, 20], 7;
     tempo = 19, [0, 40], 6;
 }
 
@@ -278,6 +279,9 @@ pub fn describe(name: &str) -> String {
         "missing_advisor_pawn" => {
             "for each missing advisor, times the enemy pawns across the river short of the own back rank"
         }
+        "threat_by_lesser" => {
+            "for each rook an enemy horse, cannon, pawn, advisor or elephant attacks, and each horse or cannon an enemy pawn, advisor or elephant attacks"
+        }
         "tempo" => "for the side to move",
         other => return other.to_string(),
     }
@@ -466,6 +470,7 @@ impl Weights {
             + self.s(S::king_file_rook).abs()
             + self.s(S::king_file_cannon).abs()
             + 2 * self.s(S::missing_advisor_pawn).abs()
+            + 2 * self.s(S::threat_by_lesser).abs()
             + patterns
     }
 
@@ -514,6 +519,7 @@ impl Weights {
         let mut mobility = 0;
         let mut attacked = [Bitboard::EMPTY; 2];
         let mut reach = [0; 2];
+        let mut minor = [Bitboard::EMPTY; 2];
         let steps = Color::ALL.map(|color| board.step_attacks(color));
         let unsafe_weight = self.s(S::unsafe_mobility);
         for color in Color::ALL {
@@ -545,6 +551,7 @@ impl Weights {
             for sq in board.pieces(color, Role::Cannon) {
                 let (slide, jump) = attacks::slider_attacks(sq, occ);
                 att |= jump;
+                minor[c] |= jump;
                 reach[c] += (jump & palace).any() as i32;
                 let m = slide & empty;
                 side_mob += self.s(S::mobility_cannon) * m.count() as i32;
@@ -553,6 +560,7 @@ impl Weights {
             for sq in board.pieces(color, Role::Horse) {
                 let a = attacks::horse_attacks(sq, occ);
                 att |= a;
+                minor[c] |= a;
                 reach[c] += (a & palace).any() as i32;
                 let m = a & not_own;
                 side_mob += self.s(S::mobility_horse) * m.count() as i32;
@@ -563,8 +571,14 @@ impl Weights {
         }
         let phase = phase(board);
         let mut terms = mobility;
+        let threat_weight = self.s(S::threat_by_lesser);
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
+            if threat_weight != 0 {
+                terms += color.sign()
+                    * threat_weight
+                    * threats_by_lesser(board, color, minor[color.flip().index()]);
+            }
             if self.patterns {
                 let exposed = exposed(color, &steps, &attacked);
                 let counts = pattern_counts(board, color, reach[color.index()], exposed);
@@ -675,6 +689,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let mut attacked = [Bitboard::EMPTY; 2];
     let steps = Color::ALL.map(|color| board.step_attacks(color));
     let mut reaches = [0; 2];
+    let mut minor = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let sign = color.sign() as f32;
         let not_own = !board.by_color(color);
@@ -692,6 +707,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         for sq in board.pieces(color, Role::Cannon) {
             let (slide, jump) = attacks::slider_attacks(sq, occ);
             att |= jump;
+            minor[color.index()] |= jump;
             reach += (jump & palace).any() as i32;
             cannon += (slide & empty).count();
             unsafe_points += (slide & empty & guarded).count();
@@ -699,6 +715,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         for sq in board.pieces(color, Role::Horse) {
             let a = attacks::horse_attacks(sq, occ);
             att |= a;
+            minor[color.index()] |= a;
             reach += (a & palace).any() as i32;
             horse += (a & not_own).count();
             unsafe_points += (a & not_own & guarded).count();
@@ -724,6 +741,10 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
         let threatened = own & theirs;
         let mut add = |s: S, count: f32| out.push((s as u32, sign * count));
+        add(
+            S::threat_by_lesser,
+            threats_by_lesser(board, color, minor[them.index()]) as f32,
+        );
         if board.turn() == them {
             add(S::hanging, (threatened & !mine).count() as f32);
         }
@@ -874,6 +895,19 @@ const ADVISOR_HOMES: [Bitboard; 2] = [
 fn held_at_home(board: &Board, color: Color) -> bool {
     let c = color.index();
     board.king(color) == KING_HOME[c] && (board.pieces(color, Role::Advisor) & ADVISOR_HOMES[c]).count() == 2
+}
+
+/// How many of `color`'s rooks a cheaper enemy piece attacks (`minor`: what the enemy's horses
+/// and cannons attack), and how many of its horses and cannons an enemy pawn, advisor or
+/// elephant attacks: an exchange there loses material even where the piece is defended.
+fn threats_by_lesser(board: &Board, color: Color, minor: Bitboard) -> i32 {
+    let them = color.flip();
+    let cheap = attacks::pawn_attacks_all(them, board.pieces(them, Role::Pawn))
+        | attacks::advisor_attacks_all(board.pieces(them, Role::Advisor))
+        | attacks::elephant_attacks_all(them, board.pieces(them, Role::Elephant), board.occupancy());
+    let rooks = board.pieces(color, Role::Rook) & (cheap | minor);
+    let minors = (board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon)) & cheap;
+    (rooks.count() + minors.count()) as i32
 }
 
 /// Each colour's back rank (ranks 0 and 9).
@@ -1198,6 +1232,33 @@ mod tests {
         params.set("missing_advisor_pawn", -20).unwrap();
         let with = Weights::new(&params);
         assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
+    }
+
+    #[test]
+    fn threats_by_lesser_pieces_count_defended_pieces_too() {
+        // What the enemy's horses and cannons attack comes from the evaluation; here by hand.
+        let count = |fen: &str, color| {
+            threats_by_lesser(&Board::from_fen(fen).unwrap(), color, {
+                let b = Board::from_fen(fen).unwrap();
+                let them = color.flip();
+                let occ = b.occupancy();
+                let mut m = Bitboard::EMPTY;
+                for sq in b.pieces(them, Role::Horse) {
+                    m |= attacks::horse_attacks(sq, occ);
+                }
+                for sq in b.pieces(them, Role::Cannon) {
+                    m |= attacks::slider_attacks(sq, occ).1;
+                }
+                m
+            })
+        };
+        // A Black horse on b7 attacks a Red rook on c5; a Black rook would not count.
+        assert_eq!(count("4k4/9/1n7/9/2R6/9/9/9/9/3K5 w", Color::Red), 1);
+        assert_eq!(count("4k4/9/1r7/9/2R6/9/9/9/9/3K5 w", Color::Red), 0);
+        // A Black pawn across the river attacks a Red cannon beside it; a Red rook does not
+        // count as a threat to a Black horse.
+        assert_eq!(count("4k4/9/9/9/9/2pC5/9/9/9/3K5 w", Color::Red), 1);
+        assert_eq!(count("4k4/9/9/9/9/2nR5/9/9/9/3K5 w", Color::Black), 0);
     }
 
     #[test]
