@@ -5,8 +5,10 @@
 //! reach), mobility of horses, rooks and cannons, threats and protection, king safety and
 //! coordination, endgame adjustments tapered by the phase, attack patterns (hollow and
 //! bottom cannons, open files, attackers of the palace; while all are zero they cost
-//! nothing), and mobility onto points a cheap enemy piece guards (zero by default, for the
-//! tuners to set). Every weight is one entry of [`specs`];
+//! nothing), and, zero by default for the tuners and the SPRT queue to set: mobility onto
+//! points a cheap enemy piece guards, pieces a cheaper enemy piece attacks, enemy pawns
+//! inside a palace short of advisors, and massed wings counted only with pieces the defence
+//! cannot take at a profit. Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
@@ -87,6 +89,9 @@ scalar_specs! {
     cannon_pins_horse_home = 0, [-60, 200], 8;
     unsafe_mobility = 0, [-31, 10], 6;
     wing_attack = 20, [-40, 80], 7;
+    wing_attack_safe = 0, [-40, 80], 7;
+    missing_advisor_pawn = 0, [-60, 20], 6;
+    threat_by_lesser = 0, [-120, 20], 7;
     tempo = 19, [0, 40], 6;
 }
 
@@ -269,6 +274,15 @@ pub fn describe(name: &str) -> String {
         }
         "wing_attack" => {
             "for each wing (files a to d, f to i) where two or more of the side's rooks, horses and cannons stand across the river"
+        }
+        "wing_attack_safe" => {
+            "for each wing where two or more of the side's rooks, horses and cannons stand across the river on points no enemy pawn, advisor, elephant or king attacks and none it attacks unprotected"
+        }
+        "missing_advisor_pawn" => {
+            "for each missing advisor, times the enemy pawns across the river short of the own back rank"
+        }
+        "threat_by_lesser" => {
+            "for each rook an enemy horse, cannon, pawn, advisor or elephant attacks, and each horse or cannon an enemy pawn, advisor or elephant attacks"
         }
         "tempo" => "for the side to move",
         other => return other.to_string(),
@@ -457,6 +471,8 @@ impl Weights {
             + 2 * self.s(S::hanging).abs()
             + self.s(S::king_file_rook).abs()
             + self.s(S::king_file_cannon).abs()
+            + 2 * self.s(S::missing_advisor_pawn).abs()
+            + 2 * self.s(S::threat_by_lesser).abs()
             + patterns
     }
 
@@ -505,6 +521,7 @@ impl Weights {
         let mut mobility = 0;
         let mut attacked = [Bitboard::EMPTY; 2];
         let mut reach = [0; 2];
+        let mut minor = [Bitboard::EMPTY; 2];
         let steps = Color::ALL.map(|color| board.step_attacks(color));
         let unsafe_weight = self.s(S::unsafe_mobility);
         for color in Color::ALL {
@@ -536,6 +553,7 @@ impl Weights {
             for sq in board.pieces(color, Role::Cannon) {
                 let (slide, jump) = attacks::slider_attacks(sq, occ);
                 att |= jump;
+                minor[c] |= jump;
                 reach[c] += (jump & palace).any() as i32;
                 let m = slide & empty;
                 side_mob += self.s(S::mobility_cannon) * m.count() as i32;
@@ -544,6 +562,7 @@ impl Weights {
             for sq in board.pieces(color, Role::Horse) {
                 let a = attacks::horse_attacks(sq, occ);
                 att |= a;
+                minor[c] |= a;
                 reach[c] += (a & palace).any() as i32;
                 let m = a & not_own;
                 side_mob += self.s(S::mobility_horse) * m.count() as i32;
@@ -554,10 +573,17 @@ impl Weights {
         }
         let phase = phase(board);
         let mut terms = mobility;
+        let threat_weight = self.s(S::threat_by_lesser);
         for color in Color::ALL {
             terms += color.sign() * self.safety_and_threats(board, color, &attacked);
+            if threat_weight != 0 {
+                terms += color.sign()
+                    * threat_weight
+                    * threats_by_lesser(board, color, minor[color.flip().index()]);
+            }
             if self.patterns {
-                let counts = pattern_counts(board, color, reach[color.index()]);
+                let exposed = exposed(color, &steps, &attacked);
+                let counts = pattern_counts(board, color, reach[color.index()], exposed);
                 let weighted: i32 = PATTERNS.iter().zip(counts).map(|(&p, n)| self.s(p) * n).sum();
                 terms += color.sign() * weighted;
             }
@@ -593,6 +619,7 @@ impl Weights {
         s += (self.s(S::missing_advisor) * missing_adv + self.s(S::missing_elephant) * missing_ele)
             * attackers
             / 4;
+        s += self.s(S::missing_advisor_pawn) * missing_adv * pawns_inside(board, color);
 
         let king = board.king(color);
         let file = attacks::file_mask(king.file());
@@ -663,6 +690,8 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let empty = !board.occupied();
     let mut attacked = [Bitboard::EMPTY; 2];
     let steps = Color::ALL.map(|color| board.step_attacks(color));
+    let mut reaches = [0; 2];
+    let mut minor = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let sign = color.sign() as f32;
         let not_own = !board.by_color(color);
@@ -680,6 +709,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         for sq in board.pieces(color, Role::Cannon) {
             let (slide, jump) = attacks::slider_attacks(sq, occ);
             att |= jump;
+            minor[color.index()] |= jump;
             reach += (jump & palace).any() as i32;
             cannon += (slide & empty).count();
             unsafe_points += (slide & empty & guarded).count();
@@ -687,26 +717,36 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         for sq in board.pieces(color, Role::Horse) {
             let a = attacks::horse_attacks(sq, occ);
             att |= a;
+            minor[color.index()] |= a;
             reach += (a & palace).any() as i32;
             horse += (a & not_own).count();
             unsafe_points += (a & not_own & guarded).count();
         }
         out.push((S::unsafe_mobility as u32, sign * unsafe_points as f32));
         attacked[color.index()] = att;
-        for (&p, n) in PATTERNS.iter().zip(pattern_counts(board, color, reach)) {
-            out.push((p as u32, sign * n as f32));
-        }
+        reaches[color.index()] = reach;
         out.push((S::mobility_rook as u32, sign * rook as f32));
         out.push((S::mobility_cannon as u32, sign * cannon as f32));
         out.push((S::mobility_horse as u32, sign * horse as f32));
     }
     for color in Color::ALL {
         let sign = color.sign() as f32;
+        let exposed = exposed(color, &steps, &attacked);
+        for (&p, n) in PATTERNS
+            .iter()
+            .zip(pattern_counts(board, color, reaches[color.index()], exposed))
+        {
+            out.push((p as u32, sign * n as f32));
+        }
         let them = color.flip();
         let own = board.by_color(color) & !board.by_role(Role::King);
         let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
         let threatened = own & theirs;
         let mut add = |s: S, count: f32| out.push((s as u32, sign * count));
+        add(
+            S::threat_by_lesser,
+            threats_by_lesser(board, color, minor[them.index()]) as f32,
+        );
         if board.turn() == them {
             add(S::hanging, (threatened & !mine).count() as f32);
         }
@@ -719,6 +759,10 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         let missing = |role| 2.0 - board.pieces(color, role).count() as f32;
         add(S::missing_advisor, missing(Role::Advisor) * attackers / 4.0);
         add(S::missing_elephant, missing(Role::Elephant) * attackers / 4.0);
+        add(
+            S::missing_advisor_pawn,
+            missing(Role::Advisor) * pawns_inside(board, color) as f32,
+        );
         let file = attacks::file_mask(board.king(color).file());
         add(
             S::king_file_rook,
@@ -743,7 +787,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
 /// knows, in the order [`pattern_counts`] counts them.
-const PATTERNS: [S; 10] = [
+const PATTERNS: [S; 11] = [
     S::hollow_cannon,
     S::cannon_pins_horse,
     S::bottom_cannon,
@@ -754,13 +798,15 @@ const PATTERNS: [S; 10] = [
     S::hollow_cannon_home,
     S::cannon_pins_horse_home,
     S::wing_attack,
+    S::wing_attack_safe,
 ];
 
 /// How often `color` shows each of [`PATTERNS`], given `reach`, how many of its rooks,
 /// horses and cannons attack a point of the enemy palace (its crossed pawns are added here).
 /// Attackers count by pairs: one piece alone seldom mates, and each further one makes
 /// more of the others' threats real.
-fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len()] {
+/// `exposed` are the points where a piece of `color` may be taken at a loss (see [`exposed`]).
+fn pattern_counts(board: &Board, color: Color, reach: i32, exposed: Bitboard) -> [i32; PATTERNS.len()] {
     let them = color.flip();
     let king = board.king(them);
     let occupied = board.occupied();
@@ -804,10 +850,14 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         | board.pieces(color, Role::Horse)
         | board.pieces(color, Role::Cannon))
         & !attacks::own_half(color);
-    let wings = attacks::WINGS
-        .iter()
-        .filter(|&&w| (across & w).more_than_one())
-        .count() as i32;
+    let massed = |pieces: Bitboard| {
+        attacks::WINGS
+            .iter()
+            .filter(|&&w| (pieces & w).more_than_one())
+            .count() as i32
+    };
+    // Pikafish-HCE counts only the pieces the defence cannot take at a profit.
+    let (wings, safe_wings) = (massed(across), massed(across & !exposed));
     // Looked at only where a cannon holds the king's file.
     let held = (hollow + pins > 0 && held_at_home(board, them)) as i32;
     [
@@ -821,7 +871,16 @@ fn pattern_counts(board: &Board, color: Color, reach: i32) -> [i32; PATTERNS.len
         hollow * held,
         pins * held,
         wings,
+        safe_wings,
     ]
+}
+
+/// The points where a rook, horse or cannon of `color` would be lost at a profit: those an
+/// enemy pawn, advisor, elephant or king attacks, and those the enemy attacks that `color`
+/// does not defend (`steps` and `attacked` indexed by colour, as the evaluation has them).
+fn exposed(color: Color, steps: &[Bitboard; 2], attacked: &[Bitboard; 2]) -> Bitboard {
+    let them = color.flip().index();
+    steps[them] | (attacked[them] & !attacked[color.index()])
 }
 
 /// Each colour's king's starting point (e0, e9; a point's index is rank x 9 + file).
@@ -838,6 +897,30 @@ const ADVISOR_HOMES: [Bitboard; 2] = [
 fn held_at_home(board: &Board, color: Color) -> bool {
     let c = color.index();
     board.king(color) == KING_HOME[c] && (board.pieces(color, Role::Advisor) & ADVISOR_HOMES[c]).count() == 2
+}
+
+/// How many of `color`'s rooks a cheaper enemy piece attacks (`minor`: what the enemy's horses
+/// and cannons attack), and how many of its horses and cannons an enemy pawn, advisor or
+/// elephant attacks: an exchange there loses material even where the piece is defended.
+fn threats_by_lesser(board: &Board, color: Color, minor: Bitboard) -> i32 {
+    let them = color.flip();
+    let cheap = attacks::pawn_attacks_all(them, board.pieces(them, Role::Pawn))
+        | attacks::advisor_attacks_all(board.pieces(them, Role::Advisor))
+        | attacks::elephant_attacks_all(them, board.pieces(them, Role::Elephant), board.occupancy());
+    let rooks = board.pieces(color, Role::Rook) & (cheap | minor);
+    let minors = (board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon)) & cheap;
+    (rooks.count() + minors.count()) as i32
+}
+
+/// Each colour's back rank (ranks 0 and 9).
+const BACK_RANKS: [Bitboard; 2] = [Bitboard((1 << 9) - 1), Bitboard(((1 << 9) - 1) << 81)];
+
+/// The enemy pawns across the river in `color`'s half, short of its back rank: there a pawn
+/// still bears on the palace (Pikafish-HCE values crossed pawns by the advisors left to meet
+/// them).
+fn pawns_inside(board: &Board, color: Color) -> i32 {
+    let inside = attacks::own_half(color) & !BACK_RANKS[color.index()];
+    (board.pieces(color.flip(), Role::Pawn) & inside).count() as i32
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
@@ -1029,12 +1112,21 @@ mod tests {
         // the king's rank with nothing between, a rook on a file without pawns, two crossed
         // pawns side by side, and a horse and a cannon attacking the palace.
         let b = Board::from_fen("C3k4/4n4/6N2/9/3PP4/9/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 2), [0, 1, 1, 1, 0, 1, 1, 0, 0, 0]);
-        assert_eq!(pattern_counts(&b, Color::Black, 0), [0; PATTERNS.len()]);
+        assert_eq!(
+            pattern_counts(&b, Color::Red, 2, Bitboard::EMPTY),
+            [0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0]
+        );
+        assert_eq!(
+            pattern_counts(&b, Color::Black, 0, Bitboard::EMPTY),
+            [0; PATTERNS.len()]
+        );
         // The pawn gone, the cannon on the king's file has no screen; with a Black pawn on
         // its file, the rook's file is half open.
         let b = Board::from_fen("C3k4/9/6N2/9/3P5/1p7/9/4C4/9/1R3K3 w").unwrap();
-        assert_eq!(pattern_counts(&b, Color::Red, 0), [1, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
+        assert_eq!(
+            pattern_counts(&b, Color::Red, 0, Bitboard::EMPTY),
+            [1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
+        );
         // With the enemy king at home between both advisors, a pin or a hollow cannon also
         // counts as held; an advisor off its point, or the king off its own, frees the file;
         // Black's cannon against Red's held king counts alike. Wings count where two or more
@@ -1045,51 +1137,51 @@ mod tests {
             (
                 "3aka3/4n4/9/9/4P4/9/9/4C4/9/3K5 w",
                 red,
-                [0, 1, 0, 0, 0, 0, 0, 0, 1, 0],
+                [0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
             ),
             (
                 "3aka3/9/9/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
             ),
             (
                 "4ka3/9/3a5/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "3a1a3/4k4/9/9/9/9/9/4C4/9/3K5 w",
                 red,
-                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "4k4/9/9/9/9/9/9/4c4/9/3AKA3 w",
                 black,
-                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+                [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0],
             ),
             (
                 "4k4/9/1R7/2N6/6C2/9/9/9/9/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1],
             ),
             (
                 "4k4/9/1R5N1/2N6/6C2/9/9/9/9/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 2],
             ),
             (
                 "4k4/9/1R7/4N4/6C2/9/9/9/6C2/3K5 w",
                 red,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
             ),
             (
                 "4k4/9/9/9/9/9/1r7/2n6/9/3K5 w",
                 black,
-                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1],
+                [0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1],
             ),
         ] {
             assert_eq!(
-                pattern_counts(&Board::from_fen(fen).unwrap(), color, 0),
+                pattern_counts(&Board::from_fen(fen).unwrap(), color, 0, Bitboard::EMPTY),
                 counts,
                 "{fen}"
             );
@@ -1111,6 +1203,64 @@ mod tests {
         // A hollow cannon against a held king: hollow_cannon 10 + hollow_cannon_home 17.
         let b = Board::from_fen("3aka3/9/9/9/9/9/9/4C4/9/3K5 w").unwrap();
         assert_eq!(w.evaluate_red(&b) - base.evaluate_red(&b), 10 + 17);
+    }
+
+    #[test]
+    fn safe_wings_leave_out_pieces_the_defence_takes_at_a_profit() {
+        let safe_wings = |fen: &str| {
+            let b = Board::from_fen(fen).unwrap();
+            let w = Weights::default();
+            let (_, attacked) = w.evaluate_with_attacks(&b, w.psq(&b));
+            let steps = Color::ALL.map(|color| b.step_attacks(color));
+            let counts = pattern_counts(&b, Color::Red, 0, exposed(Color::Red, &steps, &attacked));
+            (counts[9], counts[10])
+        };
+        // A rook and a horse across the river on the left wing.
+        assert_eq!(safe_wings("4k4/9/1R7/9/2N6/9/9/9/9/3K5 w"), (1, 1));
+        // A pawn attacks the horse: it is lost for less than it is worth.
+        assert_eq!(safe_wings("4k4/9/1R7/2p6/2N6/9/9/9/9/3K5 w"), (1, 0));
+        // A rook attacks the horse, which nothing defends; then the rook beside it defends it.
+        assert_eq!(safe_wings("2r1k4/9/1R7/9/2N6/9/9/9/9/3K5 w"), (1, 0));
+        assert_eq!(safe_wings("2r1k4/9/9/9/1RN6/9/9/9/9/3K5 w"), (1, 1));
+    }
+
+    #[test]
+    fn missing_advisors_weigh_the_pawns_inside() {
+        // Black lacks one advisor; two Red pawns stand in Black's half, one on its back rank.
+        let b = Board::from_fen("P3k4/4a4/9/4P4/9/9/9/9/9/3K5 w").unwrap();
+        assert_eq!(pawns_inside(&b, Color::Black), 1);
+        assert_eq!(pawns_inside(&b, Color::Red), 0);
+        let mut params = default_params();
+        params.set("missing_advisor_pawn", -20).unwrap();
+        let with = Weights::new(&params);
+        assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
+    }
+
+    #[test]
+    fn threats_by_lesser_pieces_count_defended_pieces_too() {
+        // What the enemy's horses and cannons attack comes from the evaluation; here by hand.
+        let count = |fen: &str, color| {
+            threats_by_lesser(&Board::from_fen(fen).unwrap(), color, {
+                let b = Board::from_fen(fen).unwrap();
+                let them = color.flip();
+                let occ = b.occupancy();
+                let mut m = Bitboard::EMPTY;
+                for sq in b.pieces(them, Role::Horse) {
+                    m |= attacks::horse_attacks(sq, occ);
+                }
+                for sq in b.pieces(them, Role::Cannon) {
+                    m |= attacks::slider_attacks(sq, occ).1;
+                }
+                m
+            })
+        };
+        // A Black horse on b7 attacks a Red rook on c5; a Black rook would not count.
+        assert_eq!(count("4k4/9/1n7/9/2R6/9/9/9/9/3K5 w", Color::Red), 1);
+        assert_eq!(count("4k4/9/1r7/9/2R6/9/9/9/9/3K5 w", Color::Red), 0);
+        // A Black pawn across the river attacks a Red cannon beside it; a Red rook does not
+        // count as a threat to a Black horse.
+        assert_eq!(count("4k4/9/9/9/9/2pC5/9/9/9/3K5 w", Color::Red), 1);
+        assert_eq!(count("4k4/9/9/9/9/2nR5/9/9/9/3K5 w", Color::Black), 0);
     }
 
     #[test]
