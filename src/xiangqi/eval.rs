@@ -90,7 +90,7 @@ scalar_specs! {
     unsafe_mobility = 0, [-31, 10], 6;
     wing_attack = 20, [-40, 80], 7;
     wing_attack_safe = 0, [-40, 80], 7;
-    missing_advisor_pawn = 0, [-60, 20], 6;
+    bare_palace_pawn = 0, [-60, 20], 6;
     threat_by_lesser = 0, [-120, 20], 7;
     tempo = 19, [0, 40], 6;
 }
@@ -278,7 +278,7 @@ pub fn describe(name: &str) -> String {
         "wing_attack_safe" => {
             "for each wing where two or more of the side's rooks, horses and cannons stand across the river on points no enemy pawn, advisor, elephant or king attacks and none it attacks unprotected"
         }
-        "missing_advisor_pawn" => {
+        "bare_palace_pawn" => {
             "for each missing advisor, times the enemy pawns across the river short of the own back rank"
         }
         "threat_by_lesser" => {
@@ -471,7 +471,7 @@ impl Weights {
             + 2 * self.s(S::hanging).abs()
             + self.s(S::king_file_rook).abs()
             + self.s(S::king_file_cannon).abs()
-            + 2 * self.s(S::missing_advisor_pawn).abs()
+            + 2 * self.s(S::bare_palace_pawn).abs()
             + 2 * self.s(S::threat_by_lesser).abs()
             + patterns
     }
@@ -619,7 +619,7 @@ impl Weights {
         s += (self.s(S::missing_advisor) * missing_adv + self.s(S::missing_elephant) * missing_ele)
             * attackers
             / 4;
-        s += self.s(S::missing_advisor_pawn) * missing_adv * pawns_inside(board, color);
+        s += self.s(S::bare_palace_pawn) * missing_adv * pawns_inside(board, color);
 
         let king = board.king(color);
         let file = attacks::file_mask(king.file());
@@ -760,7 +760,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         add(S::missing_advisor, missing(Role::Advisor) * attackers / 4.0);
         add(S::missing_elephant, missing(Role::Elephant) * attackers / 4.0);
         add(
-            S::missing_advisor_pawn,
+            S::bare_palace_pawn,
             missing(Role::Advisor) * pawns_inside(board, color) as f32,
         );
         let file = attacks::file_mask(board.king(color).file());
@@ -1231,7 +1231,7 @@ mod tests {
         assert_eq!(pawns_inside(&b, Color::Black), 1);
         assert_eq!(pawns_inside(&b, Color::Red), 0);
         let mut params = default_params();
-        params.set("missing_advisor_pawn", -20).unwrap();
+        params.set("bare_palace_pawn", -20).unwrap();
         let with = Weights::new(&params);
         assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
     }
