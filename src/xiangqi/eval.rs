@@ -582,7 +582,12 @@ impl Weights {
                     * threats_by_lesser(board, color, minor[color.flip().index()]);
             }
             if self.patterns {
-                let exposed = exposed(color, &steps, &attacked);
+                // Only `wing_attack_safe` reads the exposed points.
+                let exposed = if self.s(S::wing_attack_safe) != 0 {
+                    exposed(color, &steps, &attacked)
+                } else {
+                    Bitboard::EMPTY
+                };
                 let counts = pattern_counts(board, color, reach[color.index()], exposed);
                 let weighted: i32 = PATTERNS.iter().zip(counts).map(|(&p, n)| self.s(p) * n).sum();
                 terms += color.sign() * weighted;
@@ -912,15 +917,12 @@ fn threats_by_lesser(board: &Board, color: Color, minor: Bitboard) -> i32 {
     (rooks.count() + minors.count()) as i32
 }
 
-/// Each colour's back rank (ranks 0 and 9).
-const BACK_RANKS: [Bitboard; 2] = [Bitboard((1 << 9) - 1), Bitboard(((1 << 9) - 1) << 81)];
-
 /// The enemy pawns across the river in `color`'s half, short of its back rank: there a pawn
 /// still bears on the palace (Pikafish-HCE values crossed pawns by the advisors left to meet
 /// them).
 fn pawns_inside(board: &Board, color: Color) -> i32 {
-    let inside = attacks::own_half(color) & !BACK_RANKS[color.index()];
-    (board.pieces(color.flip(), Role::Pawn) & inside).count() as i32
+    let them = color.flip();
+    (board.pieces(them, Role::Pawn) & attacks::own_half(color) & !LAST_RANK[them.index()]).count() as i32
 }
 
 /// Material plus piece-square values, summed for both phases from Red's point of view.
