@@ -11,18 +11,18 @@ set -euo pipefail
 (($# >= 1 && $# <= 3)) || { echo "usage: scripts/scaled-tc.sh PIKAFISH [BASE_TC] [REFERENCE_NPS]" >&2; exit 2; }
 engine=$1 tc=${2:-5+0.05} reference=${3:-1710000}
 [[ -x $engine ]] || { echo "error: '$engine' is not an executable" >&2; exit 2; }
-[[ $tc =~ ^[0-9.]+\+[0-9.]+$ ]] || { echo "error: BASE_TC '$tc' is not of the form BASE+INCREMENT" >&2; exit 2; }
+[[ $tc =~ ^[0-9]+(\.[0-9]+)?\+[0-9]+(\.[0-9]+)?$ ]] || { echo "error: BASE_TC '$tc' is not of the form BASE+INCREMENT" >&2; exit 2; }
 [[ $reference =~ ^[1-9][0-9]*$ ]] || { echo "error: REFERENCE_NPS '$reference' is not a positive number" >&2; exit 2; }
 speeds=()
 for _ in 1 2 3 4 5; do
-    nps=$("$engine" bench 16 1 13 2>&1 | awk -F: '/Nodes\/second/ {gsub(/ /, "", $2); print $2}')
+    # A bench that fails leaves nps empty, which the check below reports.
+    nps=$("$engine" bench 16 1 13 2>&1 | awk -F: '/Nodes\/second/ {gsub(/ /, "", $2); print $2}') || nps=
     [[ $nps =~ ^[0-9]+$ ]] || { echo "error: '$engine bench 16 1 13' printed no nodes a second" >&2; exit 1; }
     speeds+=("$nps")
 done
 median=$(printf '%s\n' "${speeds[@]}" | sort -n | sed -n 3p)
 echo "benches ${speeds[*]}: median $median nodes a second, reference $reference" >&2
 python3 -c "
-import sys
 scale = $reference / $median
 base, inc = (float(x) for x in '$tc'.split('+'))
 print(f'{base * scale:.2f}+{inc * scale:.4f}')
