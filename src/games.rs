@@ -14,6 +14,15 @@ pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
     }
 }
 
+/// The parameters the game called `name` no longer has (see [`crate::params::Retired`]).
+pub fn retired_for(name: &str) -> &'static [crate::params::Retired] {
+    match name {
+        n if n == XiangqiGame::NAME => XiangqiGame::RETIRED,
+        n if n == AmazonsGame::NAME => AmazonsGame::RETIRED,
+        _ => &[],
+    }
+}
+
 /// Plays game `index` of a schedule sent by another process, for the game it names.
 pub fn play_sent(
     schedule: &crate::arena::wire::ScheduleWire,

@@ -91,6 +91,20 @@ impl Spec {
     }
 }
 
+/// A parameter a game no longer has: weight files written before it went still load when
+/// they give it `value`, the value whose behaviour the game kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retired {
+    pub name: &'static str,
+    pub value: i32,
+}
+
+impl Retired {
+    pub const fn new(name: &'static str, value: i32) -> Retired {
+        Retired { name, value }
+    }
+}
+
 /// Checks that a spec list is coherent: unique names, defaults within bounds, bit widths of
 /// at most 32. Every game's list is tested with this.
 pub fn check_specs(specs: &[Spec]) -> Result<(), SpecError> {
@@ -206,11 +220,13 @@ impl Params {
     }
 
     /// Reads values from a weight file of `game`; parameters the file leaves out keep their
-    /// defaults, unknown names and out-of-range or non-integer values are errors.
+    /// defaults, unknown names and out-of-range or non-integer values are errors. A
+    /// `retired` parameter is accepted at the value its game kept, and ignored.
     pub fn from_weight_file(
         file: &WeightFile,
         game: &str,
         specs: &'static [Spec],
+        retired: &[Retired],
     ) -> Result<Params, WeightFileError> {
         if file.game != game {
             return Err(WeightFileError::WrongGame {
@@ -227,6 +243,16 @@ impl Params {
                 name: name.clone(),
                 found: value.to_string(),
             })?;
+            if let Some(r) = retired.iter().find(|r| r.name == name) {
+                if v != i64::from(r.value) {
+                    return Err(WeightFileError::Retired {
+                        name: name.clone(),
+                        value: v,
+                        kept: r.value,
+                    });
+                }
+                continue;
+            }
             params.set(name, v)?;
         }
         Ok(params)
@@ -234,13 +260,18 @@ impl Params {
 
     /// Reads and checks a weight file of `game` from disk; the message names the file and,
     /// for a bad entry, the key.
-    pub fn load(path: &Path, game: &str, specs: &'static [Spec]) -> Result<Params, LoadError> {
+    pub fn load(
+        path: &Path,
+        game: &str,
+        specs: &'static [Spec],
+        retired: &[Retired],
+    ) -> Result<Params, LoadError> {
         let located = |source| LoadError {
             path: path.to_path_buf(),
             source,
         };
         let file = WeightFile::read(path).map_err(located)?;
-        Params::from_weight_file(&file, game, specs).map_err(located)
+        Params::from_weight_file(&file, game, specs, retired).map_err(located)
     }
 }
 
@@ -295,6 +326,8 @@ pub enum WeightFileError {
     Format(u32),
     #[error("unknown parameter '{0}'")]
     UnknownParam(String),
+    #[error("parameter '{name}' was removed from the engine; only {kept}, the behaviour it kept, is accepted (found {value})")]
+    Retired { name: String, value: i64, kept: i32 },
     #[error("parameter '{name}' must be an integer, found {found}")]
     NotInteger { name: String, found: String },
     #[error("parameter '{name}' = {value} is out of range [{min}, {max}]")]
@@ -377,12 +410,15 @@ mod tests {
     fn weight_files_check_every_key() {
         let p = Params::defaults(&SPECS);
         let file = p.to_weight_file("xiangqi", serde_json::json!({"note": "test"}));
-        assert_eq!(Params::from_weight_file(&file, "xiangqi", &SPECS).unwrap(), p);
+        assert_eq!(
+            Params::from_weight_file(&file, "xiangqi", &SPECS, &[]).unwrap(),
+            p
+        );
 
         let parse = |json: &str| -> Result<Params, WeightFileError> {
             let f: WeightFile =
                 serde_json::from_str(json).map_err(|e| WeightFileError::Json(e.to_string()))?;
-            Params::from_weight_file(&f, "xiangqi", &SPECS)
+            Params::from_weight_file(&f, "xiangqi", &SPECS, &[Retired::new("queen", 0)])
         };
         let ok = parse(r#"{"game":"xiangqi","format":1,"params":{"rook":900}}"#).unwrap();
         assert_eq!(ok.get("rook"), Some(900));
@@ -390,6 +426,19 @@ mod tests {
         assert_eq!(
             parse(r#"{"game":"xiangqi","format":1,"params":{"rokk":900}}"#),
             Err(WeightFileError::UnknownParam("rokk".into()))
+        );
+        // A retired parameter loads at the value kept, and only there.
+        assert_eq!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"queen":0,"rook":900}}"#).unwrap(),
+            ok
+        );
+        assert_eq!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"queen":9}}"#),
+            Err(WeightFileError::Retired {
+                name: "queen".into(),
+                value: 9,
+                kept: 0
+            })
         );
         assert_eq!(
             parse(r#"{"game":"xiangqi","format":1,"params":{"rook":1500}}"#),

@@ -230,8 +230,9 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         serde_json::from_str(&text).map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let specs = crate::tune::subject::specs(&config)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
+    let retired = crate::tune::subject::retired(&config);
     let base = match &config.base_weights {
-        Some(path) => Params::load(Path::new(path), &config.game, specs)?,
+        Some(path) => Params::load(Path::new(path), &config.game, specs, retired)?,
         None => Params::defaults(specs),
     };
     let evolved = config
@@ -248,7 +249,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
     let mut champions = Vec::new();
     for g in done {
         let path = run::existing_champion(dir, g)?;
-        champions.push((g, Params::load(&path, &config.game, specs)?));
+        champions.push((g, Params::load(&path, &config.game, specs, retired)?));
     }
     let rr_path = dir.join("roundrobin.csv");
     let round_robin = if rr_path.exists() {

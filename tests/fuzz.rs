@@ -140,7 +140,7 @@ proptest! {
         let good = std::fs::read_to_string("examples/xiangqi-hand-set.json").unwrap();
         let text = mutate(&good, seed, edits);
         if let Ok(file) = serde_json::from_str::<WeightFile>(&text) {
-            if let Ok(params) = Params::from_weight_file(&file, "xiangqi", specs) {
+            if let Ok(params) = Params::from_weight_file(&file, "xiangqi", specs, &[]) {
                 for (spec, &v) in specs.iter().zip(params.values()) {
                     prop_assert!(spec.min <= v && v <= spec.max, "{} = {}", spec.name, v);
                 }

@@ -387,7 +387,13 @@ fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
         "tempo",
     ];
     let file = "examples/xiangqi-hand-set.json";
-    let base = Params::load(std::path::Path::new(file), "xiangqi", XiangqiGame::specs()).unwrap();
+    let base = Params::load(
+        std::path::Path::new(file),
+        "xiangqi",
+        XiangqiGame::specs(),
+        XiangqiGame::RETIRED,
+    )
+    .unwrap();
     // Players 766 to 769 of the schedule: each value 7% of its range up or down.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let params: Vec<Params> = (0..770)

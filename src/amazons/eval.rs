@@ -344,7 +344,7 @@ mod tests {
         // The hand-set start of the tuning run and the searches the README compares UCT with.
         let load = |name: &str| {
             let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
-            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs()).unwrap())
+            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs(), &[]).unwrap())
         };
         assert_eq!(load("amazons-hand-set.json").terms[2][0], 0.80);
         assert!(load("amazons-alphabeta.json").knobs.alphabeta);

@@ -39,7 +39,12 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     let weights = match &args.weights {
-        Some(path) => Weights::new(&Params::load(path, XiangqiGame::NAME, XiangqiGame::specs())?),
+        Some(path) => Weights::new(&Params::load(
+            path,
+            XiangqiGame::NAME,
+            XiangqiGame::specs(),
+            XiangqiGame::RETIRED,
+        )?),
         None => Weights::default(),
     };
     let result = bench::run(&weights, args.depth, |i, nodes| {

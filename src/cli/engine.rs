@@ -20,7 +20,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let params = match &args.weights {
-        Some(path) => Params::load(path, XiangqiGame::NAME, XiangqiGame::specs())?,
+        Some(path) => Params::load(
+            path,
+            XiangqiGame::NAME,
+            XiangqiGame::specs(),
+            XiangqiGame::RETIRED,
+        )?,
         None => Params::defaults(XiangqiGame::specs()),
     };
     let mut engine = Engine::new(std::io::stdout(), params);

@@ -73,12 +73,19 @@ pub trait Game: Sized + Send + Sync + 'static {
     const SEATS: [&'static str; 2];
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
+    /// Parameters the game no longer has, which old weight files may still name.
+    const RETIRED: &'static [crate::params::Retired] = &[];
     /// A parameter's meaning in one line (`qitune params`).
     fn describe(name: &str) -> String;
     fn weights(params: &Params) -> Self::Weights;
     /// The weights of a weight file of this game, with a message naming what is wrong.
     fn load_weights(path: &std::path::Path) -> Result<Self::Weights, crate::params::LoadError> {
-        Ok(Self::weights(&Params::load(path, Self::NAME, Self::specs())?))
+        Ok(Self::weights(&Params::load(
+            path,
+            Self::NAME,
+            Self::specs(),
+            Self::RETIRED,
+        )?))
     }
     /// The names of [`Game::named_player`]'s players.
     const PLAYER_NAMES: &'static [&'static str] = &[];

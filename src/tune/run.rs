@@ -221,10 +221,10 @@ impl<G: Game, M: Method> Run<G, M> {
         settings: M::Settings,
         state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
     ) -> Result<Self, RunError> {
-        let specs = subject.specs();
+        let (specs, retired) = (subject.specs(), subject.retired::<G>());
         let tuned = config.evolved(specs)?;
         let base = match &config.base_weights {
-            Some(path) => Params::load(Path::new(path), G::NAME, specs)?,
+            Some(path) => Params::load(Path::new(path), G::NAME, specs, retired)?,
             None => Params::defaults(specs),
         };
         let positions = config
@@ -237,7 +237,7 @@ impl<G: Game, M: Method> Run<G, M> {
             Some(v) => Some(Validator {
                 positions: read_positions::<G>(Path::new(&v.positions))?,
                 anchor: match &v.anchor {
-                    Some(path) => Params::load(Path::new(path), G::NAME, specs)?,
+                    Some(path) => Params::load(Path::new(path), G::NAME, specs, retired)?,
                     None => base.clone(),
                 },
             }),

@@ -101,6 +101,14 @@ impl Subject {
         self.specs
     }
 
+    /// The parameters the subject no longer has (see [`retired`]).
+    pub fn retired<G: Game>(&self) -> &'static [crate::params::Retired] {
+        match &self.engine {
+            Some(_) => &[],
+            None => G::RETIRED,
+        }
+    }
+
     /// The outside engine tuned, if the run tunes one.
     pub fn engine(&self) -> Option<&OutsideEngine> {
         self.engine.as_deref()
@@ -255,6 +263,15 @@ pub fn specs(config: &Config) -> Result<&'static [Spec], ConfigError> {
         None => {
             crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))
         }
+    }
+}
+
+/// The parameters a configuration's subject no longer has: the game's retired ones for its
+/// own engine, none for an outside engine.
+pub fn retired(config: &Config) -> &'static [crate::params::Retired] {
+    match &config.engine {
+        Some(_) => &[],
+        None => crate::games::retired_for(&config.game),
     }
 }
 

@@ -1,6 +1,5 @@
 //! Correction history: how far searches have found the static evaluation off, by pawn
-//! structure and by material (and, with the knob `search_correction_pieces`, by where each
-//! side's other pieces stand), so that the next evaluation of a position like it is
+//! structure and by material, so that the next evaluation of a position like it is
 //! corrected before pruning decisions rely on it (Stockfish's correction history).
 
 use super::board::Board;
@@ -17,11 +16,6 @@ const GRAIN: i32 = 32;
 pub struct Correction {
     pawns: Box<[[i16; SIZE]; 2]>,
     material: Box<[[i16; SIZE]; 2]>,
-    /// By the placement of one side's pieces other than pawns: [that side][side to move].
-    pieces: Box<[[[i16; SIZE]; 2]; 2]>,
-    /// The weight of each `pieces` entry in 32nds of a pawn or material entry's; 0 leaves
-    /// those tables out (neither read nor taught).
-    pieces_weight: i32,
 }
 
 impl Correction {
@@ -30,34 +24,20 @@ impl Correction {
         Correction {
             pawns: Box::new([[0; SIZE]; 2]),
             material: Box::new([[0; SIZE]; 2]),
-            pieces: Box::new([[[0; SIZE]; 2]; 2]),
-            pieces_weight: 0,
         }
-    }
-
-    /// Weighs the tables by piece placement `weight` 32nds of the others (0: not used).
-    pub fn set_pieces_weight(&mut self, weight: i32) {
-        self.pieces_weight = weight;
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         *self.pawns = [[0; SIZE]; 2];
         *self.material = [[0; SIZE]; 2];
-        *self.pieces = [[[0; SIZE]; 2]; 2];
     }
 
     /// The correction to add to the static evaluation of `board` (side to move's view).
     #[inline]
     pub fn get(&self, board: &Board) -> Score {
         let (side, p, m) = indices(board);
-        let sum = i32::from(self.pawns[side][p]) + i32::from(self.material[side][m]);
-        if self.pieces_weight == 0 {
-            return sum / GRAIN;
-        }
-        let [red, black] = piece_indices(board);
-        let placed = i32::from(self.pieces[0][side][red]) + i32::from(self.pieces[1][side][black]);
-        (32 * sum + self.pieces_weight * placed) / (32 * GRAIN)
+        (i32::from(self.pawns[side][p]) + i32::from(self.material[side][m])) / GRAIN
     }
 
     /// Learns from a node searched to `depth` whose score `searched` is better evidence than
@@ -72,11 +52,6 @@ impl Correction {
         };
         learn(&mut self.pawns[side][p]);
         learn(&mut self.material[side][m]);
-        if self.pieces_weight != 0 {
-            let [red, black] = piece_indices(board);
-            learn(&mut self.pieces[0][side][red]);
-            learn(&mut self.pieces[1][side][black]);
-        }
     }
 }
 
@@ -110,21 +85,6 @@ fn indices(board: &Board) -> (usize, usize, usize) {
 #[inline]
 fn index(x: u64) -> usize {
     (x.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> (64 - SIZE.trailing_zeros())) as usize
-}
-
-/// Each side's index into the `pieces` tables: a hash of where its pieces other than pawns
-/// stand, Red's first.
-#[inline]
-fn piece_indices(board: &Board) -> [usize; 2] {
-    Color::ALL.map(|color| {
-        let mut key = 0u64;
-        for role in &Role::ALL[..6] {
-            let b = board.pieces(color, *role).0;
-            key = (key ^ (b as u64) ^ ((b >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        }
-        index(key)
-    })
 }
 
 #[cfg(test)]

@@ -389,7 +389,7 @@ impl Weights {
                 }
             }
         }
-        let knobs = Knobs::new(&v[SCALAR_COUNT + PST_POINTS.len()..]);
+        let knobs = Knobs::from_values(&v[SCALAR_COUNT + PST_POINTS.len()..]);
         let patterns = PATTERNS.iter().any(|&p| scalar[p as usize] != 0);
         Weights {
             mg,
@@ -1049,7 +1049,7 @@ mod tests {
             let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("examples")
                 .join(name);
-            Params::load(&path, GAME, specs()).unwrap()
+            Params::load(&path, GAME, specs(), &knobs::RETIRED).unwrap()
         };
         let hand = load("xiangqi-hand-set.json");
         assert_eq!(hand.get("rook"), Some(900));

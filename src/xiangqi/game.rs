@@ -30,6 +30,8 @@ impl Game for XiangqiGame {
         super::eval::specs()
     }
 
+    const RETIRED: &'static [crate::params::Retired] = &super::knobs::RETIRED;
+
     fn weights(params: &Params) -> Weights {
         Weights::new(params)
     }
@@ -133,7 +135,7 @@ impl Engine<XiangqiGame> for Searcher {
                     time: Some(control),
                     ..Limits::default()
                 };
-                let planned = TimeManager::new(control, self.weights().knobs().time).expected();
+                let planned = TimeManager::new(control, self.weights().knobs().time()).expected();
                 (limits, Some(planned))
             }
         };

@@ -165,53 +165,6 @@ impl Default for ContinuationHistory {
     }
 }
 
-/// Capture history: how often each capture (by capturing piece, destination and victim)
-/// cut off, with the history's gravity. It orders captures of like value among themselves,
-/// where the victim's value alone cannot tell a winning capture from a merely safe one.
-pub struct CaptureHistory(Box<[i16]>);
-
-impl CaptureHistory {
-    /// An empty table.
-    pub fn new() -> CaptureHistory {
-        CaptureHistory(vec![0; 14 * Square::COUNT * Role::ALL.len()].into_boxed_slice())
-    }
-
-    /// Forgets every score, as a new game does.
-    pub fn clear(&mut self) {
-        self.0.fill(0);
-    }
-
-    #[inline]
-    fn index(mover: Piece, to: Square, victim: Role) -> usize {
-        (mover.index() * Square::COUNT + to.index()) * Role::ALL.len() + victim.index()
-    }
-
-    /// The score of `mover` taking `victim` on `to`.
-    #[inline]
-    pub fn get(&self, mover: Piece, to: Square, victim: Role) -> i32 {
-        i32::from(self.0[Self::index(mover, to, victim)])
-    }
-
-    /// Adds `delta` (negative to penalise), with gravity.
-    #[inline]
-    pub fn update(&mut self, mover: Piece, to: Square, victim: Role, delta: i32) {
-        let h = &mut self.0[Self::index(mover, to, victim)];
-        *h = with_gravity(i32::from(*h), delta) as i16;
-    }
-}
-
-impl std::fmt::Debug for CaptureHistory {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("CaptureHistory")
-    }
-}
-
-impl Default for CaptureHistory {
-    fn default() -> CaptureHistory {
-        CaptureHistory::new()
-    }
-}
-
 /// A quiet move's ordering score: its history plus its continuation history.
 #[inline]
 pub fn quiet_score(history: &History, cont: Option<&[i16]>, piece: Piece, mv: Move) -> i32 {
@@ -226,15 +179,11 @@ pub struct Hints<'a> {
     pub killers: [Option<Move>; 2],
     /// The continuation history's row for the opponent's last move, if any.
     pub cont: Option<&'a [i16]>,
-    /// The capture history and its weight in sixteenths (knob `search_capture_history`;
-    /// none while it is 0): added to a winning or even capture's victim-first score.
-    pub captures: Option<(&'a CaptureHistory, i32)>,
 }
 
 /// Writes the ordering key of each of `moves` into `out`: the hash move; captures, by victim
 /// value alone when the victim is unprotected and by victim then attacker when it is
-/// protected (the winning and even ones adjusted by the capture history when `hints` has
-/// it), with losing captures last; killers; then history. A victim is protected if the
+/// protected, with losing captures last; killers; then history. A victim is protected if the
 /// opponent attacks its point now (x-rays aside): from `defended` when the caller has the
 /// opponent's attack map, else looked up for that point alone. Returns the number of keys.
 pub fn score_moves(
@@ -255,11 +204,8 @@ pub fn score_moves(
             if protected && v < a {
                 BAD_CAPTURE + v - a
             } else {
-                let learned = hints
-                    .captures
-                    .map_or(0, |(table, w)| w * table.get(mover, mv.to(), victim.role) / 16);
                 // The attacker counts only where the victim is protected and may be retaken.
-                GOOD_CAPTURE + 16 * v - if protected { a / 16 } else { 0 } + learned
+                GOOD_CAPTURE + 16 * v - if protected { a / 16 } else { 0 }
             }
         } else if hints.killers[0] == Some(mv) {
             KILLER_1
@@ -384,61 +330,6 @@ mod tests {
         assert!(score(&c, last) >= -HISTORY_MAX && score(&c, last) < 0);
         c.clear();
         assert_eq!(score(&c, last), 0);
-    }
-
-    #[test]
-    fn capture_history_orders_like_captures_and_keeps_them_above_the_killers() {
-        // A rook and a cannon can each take an unprotected pawn: victim first, they tie.
-        let board = Board::from_fen("5k3/9/9/p7p/9/R8/8P/9/9/3K4C w - - 0 1").unwrap();
-        let (rook_takes, cannon_takes) = (
-            board.parse_move("a4a6").unwrap(),
-            board.parse_move("i0i6").unwrap(),
-        );
-        let moves = board.legal_moves();
-        let weights = Weights::default();
-        let score_of = |captures: Option<(&CaptureHistory, i32)>, mv: Move| {
-            let mut keys = [0i64; MAX_MOVES];
-            let hints = Hints {
-                captures,
-                ..Hints::default()
-            };
-            let n = score_moves(&board, &weights, &History::new(), hints, &moves, None, &mut keys);
-            keys[..n]
-                .iter()
-                .find(|&&k| key_move(k) == mv)
-                .map(|&k| order_score(k))
-                .unwrap()
-        };
-        assert_eq!(score_of(None, rook_takes), score_of(None, cannon_takes));
-        let mut table = CaptureHistory::new();
-        let (rook, cannon) = (
-            board.piece_at(rook_takes.from()).unwrap(),
-            board.piece_at(cannon_takes.from()).unwrap(),
-        );
-        for _ in 0..10_000 {
-            table.update(cannon, cannon_takes.to(), Role::Pawn, 2048);
-            table.update(rook, rook_takes.to(), Role::Pawn, -2048);
-        }
-        assert!(table.get(cannon, cannon_takes.to(), Role::Pawn) <= HISTORY_MAX);
-        assert!(table.get(rook, rook_takes.to(), Role::Pawn) >= -HISTORY_MAX);
-        assert_eq!(
-            table.get(rook, rook_takes.to(), Role::Cannon),
-            0,
-            "each victim has its own entry"
-        );
-        for weight in [16, 64] {
-            let (r, c) = (
-                score_of(Some((&table, weight)), rook_takes),
-                score_of(Some((&table, weight)), cannon_takes),
-            );
-            assert!(c > r, "weight {weight}: the capture that cut off comes first");
-            assert!(
-                r >= CAPTURE_BASE,
-                "weight {weight}: a winning capture stays above the killers"
-            );
-        }
-        table.clear();
-        assert_eq!(table.get(cannon, cannon_takes.to(), Role::Pawn), 0);
     }
 
     #[test]

@@ -266,7 +266,12 @@ impl<W: Write + Send + 'static> Engine<W> {
             "ponder" | "idle" | "batch" | "debug" | "usebook" | "bookfiles" | "multipv" => {}
             "newgame" => self.new_game(),
             "weightsfile" | "weights" => {
-                match Params::load(Path::new(value.trim()), XiangqiGame::NAME, XiangqiGame::specs()) {
+                match Params::load(
+                    Path::new(value.trim()),
+                    XiangqiGame::NAME,
+                    XiangqiGame::specs(),
+                    XiangqiGame::RETIRED,
+                ) {
                     Ok(params) => {
                         if let Some(s) = &mut self.searcher {
                             s.set_weights(Weights::new(&params));

@@ -24,13 +24,13 @@ use super::eval::{mating_force, MatingForce, Psq, Score, Weights};
 use super::evalcache::EvalCache;
 use super::knobs::Knobs;
 use super::movepick::{
-    self, capture_terms, key_move, order_score, pick, CaptureHistory, ContinuationHistory, Hints, History,
-    LastMove, Stage, CAPTURE_BASE, PICKED,
+    self, capture_terms, key_move, order_score, pick, ContinuationHistory, Hints, History, LastMove, Stage,
+    CAPTURE_BASE, PICKED,
 };
 use super::moves::{Move, MoveList, MAX_MOVES};
 use super::rules::{examine_cycle, Ply, Xiangqi, NO_CAPTURE_LIMIT};
 use super::time::{TimeControl, TimeManager};
-use super::tt::{Bound, Hit, Tt};
+use super::tt::{Bound, Entry, Tt};
 use super::types::{Color, Role};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,9 +49,6 @@ const FUTILITY_DEPTH: i32 = 3;
 const HISTORY_PRUNE_DEPTH: i32 = 3;
 /// Razoring's depth limit (the knob `search_razor_margin` turns it on).
 const RAZOR_DEPTH: i32 = 3;
-
-/// The singular extension's bar: the table's score less this per ply of depth.
-const SINGULAR_MARGIN: Score = 2;
 
 /// ProbCut's shallowest node: its verification searches to depth - 4.
 const PROBCUT_DEPTH: i32 = 5;
@@ -135,7 +132,6 @@ pub struct Searcher {
     tt: Arc<Tt>,
     history: History,
     cont: ContinuationHistory,
-    capture_history: CaptureHistory,
     correction: Correction,
     /// One frame per ply of the current path, the root's first.
     frames: Box<[Frame]>,
@@ -169,13 +165,12 @@ impl Searcher {
     /// A searcher that uses `tt`, perhaps shared with other searchers.
     pub fn with_table(weights: Weights, tt: Arc<Tt>) -> Searcher {
         let lazy_margin = weights.positional_margin();
-        let mut searcher = Searcher {
+        Searcher {
             knobs: *weights.knobs(),
             weights,
             tt,
             history: History::new(),
             cont: ContinuationHistory::new(),
-            capture_history: CaptureHistory::new(),
             correction: Correction::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
             path: Vec::with_capacity(256 + MAX_PLY),
@@ -191,11 +186,7 @@ impl Searcher {
             root_depth: 0,
             lazy_margin,
             evals: EvalCache::new(),
-        };
-        searcher
-            .correction
-            .set_pieces_weight(searcher.knobs.correction_pieces);
-        searcher
+        }
     }
 
     pub fn weights(&self) -> &Weights {
@@ -205,7 +196,6 @@ impl Searcher {
     pub fn set_weights(&mut self, weights: Weights) {
         self.lazy_margin = weights.positional_margin();
         self.knobs = *weights.knobs();
-        self.correction.set_pieces_weight(self.knobs.correction_pieces);
         self.weights = weights;
         self.evals.clear();
     }
@@ -246,7 +236,6 @@ impl Searcher {
         self.frames.iter_mut().for_each(|f| *f = Frame::default());
         self.history.clear();
         self.cont.clear();
-        self.capture_history.clear();
         self.correction.clear();
     }
 
@@ -268,7 +257,7 @@ impl Searcher {
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.aborted = false;
         self.pondering = self.signals.ponder.load(Ordering::Relaxed);
-        let time_knobs = self.knobs.time;
+        let time_knobs = self.knobs.time();
         self.clock = limits.time.map(|control| TimeManager::new(control, time_knobs));
         self.tt.new_search();
         self.frames.iter_mut().for_each(|f| f.killers = [None; 2]);
@@ -305,8 +294,6 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 1);
         let rook = self.weights.value(Role::Rook);
         let mut previous = 0;
-        // Iterations since the best move last changed (for the clock's `time_stability`).
-        let mut unchanged = 0;
         for depth in 1..=max_depth {
             self.root_first_ok = false;
             self.root_partial = None;
@@ -324,11 +311,6 @@ impl Searcher {
             };
             let root = &self.frames[0];
             let pv: Vec<Move> = root.pv[..root.pv_len].iter().flatten().copied().collect();
-            unchanged = if pv.first() == result.pv.first() {
-                unchanged + 1
-            } else {
-                0
-            };
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
                 ponder: pv.get(1).copied(),
@@ -358,9 +340,6 @@ impl Searcher {
             if let Some(clock) = &mut self.clock {
                 if depth > 1 {
                     clock.after_iteration(previous, score, rook);
-                    if time_knobs.stability > 0 {
-                        clock.follow_best_move(unchanged, time_knobs.stability);
-                    }
                 }
                 if !self.pondering && clock.iteration_unaffordable() {
                     break;
@@ -409,8 +388,6 @@ impl Searcher {
     ) -> Score {
         self.nodes += 1;
         self.frames[0].pv_len = 0;
-        // The root is on the principal variation by definition.
-        self.frames[0].tt_pv = self.knobs.tt_pv > 0;
         let hash_move = self
             .tt
             .probe(board.hash(), 0, board.halfmoves())
@@ -443,17 +420,14 @@ impl Searcher {
                 }
             }
         }
-        let bound = bound_of(best, alpha_orig, beta);
-        self.tt.store(
-            board.hash(),
-            0,
-            best_move,
-            best,
+        let entry = Entry {
+            mv: best_move,
+            score: best,
             depth,
-            bound,
-            None,
-            self.frames[0].tt_pv,
-        );
+            bound: bound_of(best, alpha_orig, beta),
+            eval: None,
+        };
+        self.tt.store(board.hash(), 0, entry);
         best
     }
 
@@ -487,17 +461,14 @@ impl Searcher {
         let score = if index == 0 {
             -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, node.child(true))
         } else {
-            // Xiangqi's checks are many, and a check's reply is extended: reducing late ones
-            // (by a ply less) is the knob's question.
-            let check_reducible = !gives_check || self.knobs.lmr_checks > 0;
-            let reduction = if depth >= 3 && index >= 2 && reducible && check_reducible {
+            // Xiangqi's checks are many, and a check's reply is extended: they are never reduced.
+            let reduction = if depth >= 3 && index >= 2 && reducible && !gives_check {
                 let killer = self.frames[ply].killers.contains(&Some(mv));
                 // The move is made: its piece stands on its destination.
                 let piece = board.piece_at(mv.to());
                 let history = piece.map_or(0, |p| self.history.get(p, mv));
                 let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
-                r -= (node == Node::Pv) as i32 + killer as i32 + gives_check as i32;
-                r -= self.frames[ply].tt_pv as i32;
+                r -= (node == Node::Pv) as i32 + killer as i32;
                 // By history: a ply less for a move that has cut off more than failed, or
                 // (knob `search_lmr_history`) plies in proportion to history and continuation
                 // history, more or less.
@@ -508,22 +479,20 @@ impl Searcher {
                         (history + cont) / scale
                     }
                 };
-                r += self.knobs.lmr_tt_capture * self.frames[ply].tt_capture as i32;
-                r += self.frames[ply].worsening as i32;
-                r += self.knobs.lmr_cut_node * (node == Node::Cut) as i32;
                 r.clamp(0, depth - 2)
             } else {
                 0
             };
-            // A reduced search is expected to fail high (a cut node) as Stockfish has it.
-            let reduced = if reduction > 0 {
-                Node::Cut
-            } else {
-                node.child(false)
-            };
-            let mut s = -self.negamax(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, reduced);
+            let mut s = -self.negamax(
+                board,
+                depth - 1 - reduction,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                Node::NonPv,
+            );
             if s > alpha && reduction > 0 {
-                s = -self.negamax(board, depth - 1, -alpha - 1, -alpha, ply + 1, node.child(false));
+                s = -self.negamax(board, depth - 1, -alpha - 1, -alpha, ply + 1, Node::NonPv);
             }
             if s > alpha && s < beta && node == Node::Pv {
                 s = -self.negamax(board, depth - 1, -beta, -alpha, ply + 1, Node::Pv);
@@ -545,51 +514,6 @@ impl Searcher {
         next.after_null = false;
         next.last = moved(board, mv);
         undo
-    }
-
-    /// Whether the check at `ply` earns its extension: always, unless the knob
-    /// `search_check_extension_safe` asks that the checking piece (the one that last moved)
-    /// not be free to take, unprotected and attacked.
-    #[inline]
-    fn extends_check(&self, board: &Board, ply: usize) -> bool {
-        if self.knobs.check_extension_safe == 0 {
-            return true;
-        }
-        let Some((_, at)) = self.frames[ply].last else {
-            return true;
-        };
-        let us = board.turn();
-        board.attackers_of(us.flip(), at).any() || !board.attackers_of(us, at).any()
-    }
-
-    /// With the knob `search_improving`, takes the node's raw static evaluation (`hit_eval`
-    /// when the table has it) and says whether the side to move is improving: its evaluation
-    /// is above the one two plies up (four when that node was in check; a node in check is
-    /// not improving, one with nothing to compare with is). `None` with the knob off.
-    fn improving(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        in_check: bool,
-        hit_eval: Option<Score>,
-    ) -> Option<bool> {
-        self.frames[ply].static_eval = None;
-        self.frames[ply].worsening = false;
-        if self.knobs.improving == 0 {
-            return None;
-        }
-        if in_check {
-            self.frames[ply].worsening = true;
-            return Some(false);
-        }
-        let e = hit_eval.unwrap_or_else(|| self.evaluate(board, ply).0);
-        self.frames[ply].static_eval = Some(e);
-        let earlier = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].static_eval);
-        let improving = earlier(2)
-            .or_else(|| earlier(4))
-            .map_or(true, |before| e > before);
-        self.frames[ply].worsening = !improving;
-        Some(improving)
     }
 
     /// Whether the raw static evaluation is at most `needed`: from `eval` or the table's
@@ -646,11 +570,13 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        if in_check && depth >= self.knobs.check_extension_depth && self.extends_check(board, ply) {
+        // Check extension. (A null move's child is never in check, so a node in check has
+        // depth 0 or more here.)
+        if in_check {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(board, alpha, beta, ply, in_check, self.knobs.qs_checks > 0);
+            return self.quiescence(board, alpha, beta, ply, in_check);
         }
         if self.tick() {
             return 0;
@@ -660,22 +586,13 @@ impl Searcher {
         }
 
         let hash = board.hash();
-        // A singular extension's search leaves one move out: it takes nothing from the
-        // table but the evaluation, and stores nothing.
-        let excluded = self.frames[ply].excluded;
         let hit = self.tt.probe(hash, ply, board.halfmoves());
-        let mut tt_move = hit
-            .and_then(|h| h.mv)
-            .filter(|&m| excluded.is_none() && board.is_legal(m));
-        if let Some(h) = hit.filter(|_| excluded.is_none()) {
+        let mut tt_move = hit.and_then(|h| h.mv).filter(|&m| board.is_legal(m));
+        if let Some(h) = hit {
             if !pv_node && h.depth >= depth && h.settles(alpha, beta) {
                 return h.score;
             }
         }
-        // With the knob `search_tt_pv`, a position searched on the principal variation now or
-        // before is kept from the harshest pruning: it is where the game is likely to go.
-        let tt_pv = self.knobs.tt_pv > 0 && (pv_node || hit.is_some_and(|h| h.pv));
-        self.frames[ply].tt_pv = tt_pv;
 
         // Off the principal variation, a static evaluation far enough above beta cuts the node
         // at once (reverse futility, shallow depths) or lets the opponent move twice (null
@@ -684,19 +601,15 @@ impl Searcher {
         let null_allowed = prunable
             && !self.frames[ply].after_null
             && depth >= self.knobs.null_min_depth
-            && excluded.is_none()
             && has_attackers(board, board.turn());
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
         // margin a ply cuts the node without a search.
-        let reverse_futile = prunable && !tt_pv && depth <= self.knobs.rfp_depth && beta.abs() < MATE_BOUND;
+        let reverse_futile = prunable && depth <= self.knobs.rfp_depth && beta.abs() < MATE_BOUND;
         // `eval` is the raw static evaluation (the table keeps it); the pruning decisions, all
         // of them off the PV and out of check, use it corrected.
         let correction = if prunable { self.correction.get(board) } else { 0 };
         let hit_eval = hit.and_then(|h| h.eval);
-        let improving = self.improving(board, ply, in_check, hit_eval);
-        let mut eval = if let Some(e) = self.frames[ply].static_eval {
-            Some(e)
-        } else if !(null_allowed || reverse_futile) {
+        let mut eval = if !(null_allowed || reverse_futile) {
             None
         } else {
             let needed = if null_allowed {
@@ -711,7 +624,7 @@ impl Searcher {
         };
         let corrected = eval.map(|e| e + correction);
         if let Some(eval) = corrected {
-            let margin = self.knobs.rfp_margin * (depth - (improving == Some(true)) as i32);
+            let margin = self.knobs.rfp_margin * depth;
             if reverse_futile && eval - margin >= beta {
                 return eval - margin;
             }
@@ -730,7 +643,7 @@ impl Searcher {
                 alpha - razor * depth - correction,
             )
         {
-            let score = self.quiescence(board, alpha, alpha + 1, ply, false, false);
+            let score = self.quiescence(board, alpha, alpha + 1, ply, false);
             if self.aborted {
                 return 0;
             }
@@ -753,7 +666,7 @@ impl Searcher {
                 next.in_check = false;
                 next.after_null = true;
                 next.last = None;
-                let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, node.child(false));
+                let score = -self.negamax(board, depth - 1 - r, -beta, -beta + 1, ply + 1, Node::NonPv);
                 self.null_floor = floor;
                 board.unmake_null(undo);
                 if self.aborted {
@@ -762,18 +675,13 @@ impl Searcher {
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
-                // Passing gets us mated: the opponent threatens mate, and the moves that
-                // meet the threat (often quiet ones) deserve a ply more to be found.
-                if score <= -MATE_BOUND && self.knobs.mate_threat_extension > 0 {
-                    depth += 1;
-                }
             }
         }
 
         // Internal iterative reduction: off the PV, a node the table knows nothing of is
         // seldom critical, and the shallower search finds a move for its next visit.
         let iir = self.knobs.iir_depth;
-        if !pv_node && iir > 0 && depth >= iir && tt_move.is_none() && excluded.is_none() {
+        if !pv_node && iir > 0 && depth >= iir && tt_move.is_none() {
             depth -= 1;
         }
 
@@ -781,16 +689,11 @@ impl Searcher {
         // make the full search fail high too. Skipped when the table already holds a search
         // nearly as deep that stayed below the raised bound.
         let probcut_margin = self.knobs.probcut_margin;
-        if prunable
-            && probcut_margin > 0
-            && depth >= PROBCUT_DEPTH
-            && beta.abs() < MATE_BOUND
-            && excluded.is_none()
-        {
+        if prunable && probcut_margin > 0 && depth >= PROBCUT_DEPTH && beta.abs() < MATE_BOUND {
             let raised = beta + probcut_margin;
             if !hit.is_some_and(|h| h.depth >= depth - 3 && h.score < raised) {
                 let base = corrected.unwrap_or_else(|| self.estimate(board, ply) + correction);
-                if let Some(score) = self.probcut(board, depth, raised, ply, node, base, eval) {
+                if let Some(score) = self.probcut(board, depth, raised, ply, base, eval) {
                     return score;
                 }
                 if self.aborted {
@@ -825,12 +728,7 @@ impl Searcher {
         };
         let quiet_limit = if prunable && depth <= self.knobs.lmp_depth {
             let count = self.knobs.lmp_base + self.knobs.lmp_square * depth * depth;
-            let limit = (count * self.knobs.lmp_percent / 100) as usize;
-            if improving == Some(false) {
-                limit / 2
-            } else {
-                limit
-            }
+            (count * self.knobs.lmp_percent / 100) as usize
         } else {
             usize::MAX
         };
@@ -847,19 +745,6 @@ impl Searcher {
                 .and_then(|h| h.mv)
                 .filter(|&m| board.is_legal(m));
         }
-        let extend = match self.single_reply(board, ply, in_check) {
-            Some(only) => Some((only, 1)),
-            None => match self.singular(board, depth, beta, ply, node, tt_move, hit) {
-                Singular::Cut(score) => return score,
-                Singular::Extend => tt_move.map(|m| (m, 1)),
-                Singular::Reduce => tt_move.map(|m| (m, -1)),
-                Singular::No => None,
-            },
-        };
-        if self.aborted {
-            return 0;
-        }
-        self.frames[ply].tt_capture = tt_move.is_some_and(|m| board.piece_at(m.to()).is_some());
 
         let alpha_orig = alpha;
         let mut best = NodeBest {
@@ -870,23 +755,17 @@ impl Searcher {
         // Moves come in stages (see [`movepick`]), so that a node cut off early never
         // generates the rest. (Over the bench, four in five nodes that generate moves are
         // cut off by a capture or a killer.)
-        // In check every evasion is searched; a mated score leaves no room to prune.
-        let exchange_pruning = !in_check && alpha > -MATE_BOUND;
         let mut stage = StageSearch {
             depth,
             beta,
             ply,
             node,
-            skip: [excluded, None, None],
-            extend,
+            skip: [None; 3],
             searched: 0,
             futile,
             quiet_limit,
             history_floor,
             futility_base,
-            see_margin: exchange_pruning as i32 * self.knobs.see_quiet_margin,
-            capture_margin: exchange_pruning as i32 * self.knobs.see_capture_margin,
-            losing_captures: false,
             quiets: 0,
             check_zone: check_zone(board),
             captures: 0..0,
@@ -899,8 +778,6 @@ impl Searcher {
         }
         match flow {
             Flow::Aborted => return 0,
-            // Only the left-out move: it is singular indeed.
-            Flow::Rest(_) if stage.searched == 0 && excluded.is_some() => return alpha,
             Flow::Rest(_) if stage.searched == 0 => {
                 // Checkmated or stalemated: both lose in Xiangqi.
                 return -(MATE - ply as Score);
@@ -908,107 +785,38 @@ impl Searcher {
             // A cut-off's score is at least beta: its bound comes out a lower bound.
             Flow::Cut | Flow::Rest(_) => {}
         }
-        if excluded.is_some() {
-            return best.score;
-        }
         let bound = bound_of(best.score, alpha_orig, beta);
         // Only where pruning may use it is the evaluation corrected, and so taught.
         let corrected = eval.filter(|_| prunable).map(|e| e + correction);
         self.learn_correction(board, &best, depth, bound, corrected);
         // Below alpha every score is only a bound: the best of them is noise, and the
         // table's earlier move (which the store keeps when given none) may be worth more.
-        let mv = if bound == Bound::Upper && self.knobs.fail_low_keeps_move > 0 {
+        let mv = if bound == Bound::Upper && self.knobs.fail_low_keeps_move {
             None
         } else {
             best.mv
         };
-        self.tt.store(
-            hash,
-            ply,
+        let entry = Entry {
             mv,
-            best.score,
+            score: best.score,
             depth,
             bound,
             eval,
-            self.frames[ply].tt_pv,
-        );
-        best.score
-    }
-
-    /// The only reply to a check, where the knob `search_single_reply` extends it a ply more
-    /// than the check's own extension: a forced reply costs the line nothing. Not past twice
-    /// the iteration's depth, so that forced lines cannot run away.
-    fn single_reply(&self, board: &Board, ply: usize, in_check: bool) -> Option<Move> {
-        if !in_check || self.knobs.single_reply == 0 || ply as i32 >= 2 * self.root_depth {
-            return None;
-        }
-        let evasions = board.legal_moves_to_in(Bitboard::FULL, true);
-        (evasions.len() == 1).then(|| evasions[0])
-    }
-
-    /// The singular extension (knob `search_singular_depth`): where the table's move was a
-    /// lower bound from nearly as deep, the node is searched again to half depth without it
-    /// against a bar a little below its score. When nothing else comes near, the move is
-    /// singular and gets a ply more; when the bar is above beta and another move reaches it,
-    /// several moves beat beta and the node is cut (multi-cut); when only the table's score
-    /// is above beta, other moves would do too, and the table's move gets a ply less.
-    #[allow(clippy::too_many_arguments)]
-    fn singular(
-        &mut self,
-        board: &mut Board,
-        depth: i32,
-        beta: Score,
-        ply: usize,
-        node: Node,
-        tt_move: Option<Move>,
-        hit: Option<Hit>,
-    ) -> Singular {
-        let min_depth = self.knobs.singular_depth;
-        let (Some(mv), Some(h)) = (tt_move, hit) else {
-            return Singular::No;
         };
-        let applies = min_depth > 0
-            && depth >= min_depth
-            && h.mv == Some(mv)
-            && h.depth >= depth - 3
-            && h.bound != Bound::Upper
-            && h.score.abs() < MATE_BOUND
-            && self.frames[ply].excluded.is_none()
-            // Extensions must not run away: none past twice the iteration's depth.
-            && (ply as i32) < 2 * self.root_depth;
-        if !applies {
-            return Singular::No;
-        }
-        let bar = h.score - SINGULAR_MARGIN * depth;
-        self.frames[ply].excluded = Some(mv);
-        // The node searched again keeps its expectation (a PV node's, searched with a null
-        // window below its score, is to fail low).
-        let again = if node == Node::Pv { Node::All } else { node };
-        let score = self.negamax(board, (depth - 1) / 2, bar - 1, bar, ply, again);
-        self.frames[ply].excluded = None;
-        if score < bar {
-            Singular::Extend
-        } else if bar >= beta {
-            Singular::Cut(bar)
-        } else if h.score >= beta {
-            Singular::Reduce
-        } else {
-            Singular::No
-        }
+        self.tt.store(hash, ply, entry);
+        best.score
     }
 
     /// ProbCut's captures at a node of `depth`: those that win or trade material and whose
     /// gain could lift `base` (the corrected evaluation) to `raised`, each searched with a
     /// null window at `raised`, first by quiescence and then to depth - 4. The first that
     /// holds is the node's score (stored as a lower bound at depth - 3).
-    #[allow(clippy::too_many_arguments)]
     fn probcut(
         &mut self,
         board: &mut Board,
         depth: i32,
         raised: Score,
         ply: usize,
-        node: Node,
         base: Score,
         eval: Option<Score>,
     ) -> Option<Score> {
@@ -1028,25 +836,23 @@ impl Searcher {
             }
             let undo = self.enter(board, mv, ply);
             let in_check = self.frames[ply + 1].in_check;
-            let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check, false);
+            let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check);
             if score >= raised && !self.aborted {
-                score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, node.child(false));
+                score = -self.negamax(board, depth - 4, -raised, -raised + 1, ply + 1, Node::NonPv);
             }
             self.leave(board, mv, undo);
             if self.aborted {
                 return None;
             }
             if score >= raised {
-                self.tt.store(
-                    board.hash(),
-                    ply,
-                    Some(mv),
+                let entry = Entry {
+                    mv: Some(mv),
                     score,
-                    depth - 3,
-                    Bound::Lower,
+                    depth: depth - 3,
+                    bound: Bound::Lower,
                     eval,
-                    self.frames[ply].tt_pv,
-                );
+                };
+                self.tt.store(board.hash(), ply, entry);
                 return Some(score);
             }
         }
@@ -1078,9 +884,7 @@ impl Searcher {
     }
 
     /// The quiescence search: captures (out of check) or every evasion (in check) until the
-    /// position is quiet. With `checks` (the knob `search_qs_checks`, at its first ply only)
-    /// quiet moves that give check are searched after the captures, so that the horizon
-    /// sees the short mating attacks that begin with a quiet check.
+    /// position is quiet.
     fn quiescence(
         &mut self,
         board: &mut Board,
@@ -1088,7 +892,6 @@ impl Searcher {
         beta: Score,
         ply: usize,
         in_check: bool,
-        checks: bool,
     ) -> Score {
         self.frames[ply].pv_len = 0;
         if self.tick() {
@@ -1097,22 +900,7 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.weights.evaluate_with(board, self.frames[ply].psq);
         }
-        // With the knob `search_qs_tt`, the table may settle a null-window node at once and
-        // names the move to try first; results go back in at depth 0, never over a deeper
-        // entry of the same position.
-        let hit = if self.knobs.qs_tt > 0 {
-            self.tt.probe(board.hash(), ply, board.halfmoves())
-        } else {
-            None
-        };
-        if let Some(h) = hit.filter(|h| beta - alpha == 1 && h.depth >= 0 && h.settles(alpha, beta)) {
-            return h.score;
-        }
-        let hash_move = hit.and_then(|h| h.mv);
-        let store = self.knobs.qs_tt > 0 && hit.map_or(true, |h| h.depth <= 0);
-        let alpha_orig = alpha;
         let mut best = -INFINITY;
-        let mut best_move = None;
         // Delta pruning (knob `search_qs_delta`): out of check, a capture that would leave
         // the side below alpha even if the victim came free and the position gained the
         // margin besides is not searched, unless it gives check.
@@ -1122,7 +910,7 @@ impl Searcher {
             if all.is_empty() {
                 return -(MATE - ply as Score);
             }
-            self.score_moves(board, &all, hash_move, ply, 0, None);
+            self.score_moves(board, &all, None, ply, 0, None);
             all
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
@@ -1147,21 +935,13 @@ impl Searcher {
             best = stand;
             // Every capture lands on an enemy piece we attack: with none, there is nothing to do.
             let targets = attacked[us.index()] & board.by_color(us.flip());
-            if targets.is_empty() && !checks {
+            if targets.is_empty() {
                 return best;
             }
             let captures = board.legal_captures_of(targets);
-            self.score_moves(
-                board,
-                &captures,
-                hash_move,
-                ply,
-                0,
-                Some(attacked[us.flip().index()]),
-            );
+            self.score_moves(board, &captures, None, ply, 0, Some(attacked[us.flip().index()]));
             captures
         };
-        let mut cut = false;
         let stand = best;
         let mut zone = None;
         for i in 0..moves.len() {
@@ -1185,32 +965,13 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
-            if raise(&mut best, &mut best_move, &mut alpha, mv, score, beta) {
-                cut = true;
-                break;
-            }
-        }
-        if checks && !in_check && !cut {
-            let zone = zone.unwrap_or_else(|| check_zone(board));
-            let quiets = board.legal_moves_to_in(!board.occupied(), false);
-            for &mv in quiets.iter() {
-                if !gives_check_near(board, zone, mv) {
-                    continue;
-                }
-                let score = self.quiescence_child(board, mv, alpha, beta, ply);
-                if self.aborted {
-                    return 0;
-                }
-                if raise(&mut best, &mut best_move, &mut alpha, mv, score, beta) {
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if score >= beta {
                     break;
                 }
             }
-        }
-        if store {
-            let bound = bound_of(best, alpha_orig, beta);
-            let pv = hit.is_some_and(|h| h.pv);
-            self.tt
-                .store(board.hash(), ply, best_move, best, 0, bound, None, pv);
         }
         best
     }
@@ -1230,10 +991,10 @@ impl Searcher {
         let gives_check = board.in_check();
         // The evasions of a check are ordered by the continuation history of the move that
         // led to it; without the knob the frame holds what the main search last made there.
-        if self.knobs.qs_last_move > 0 {
+        if self.knobs.qs_last_move {
             self.frames[ply + 1].last = moved(board, mv);
         }
-        let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check, false);
+        let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check);
         board.unmake(mv, undo);
         score
     }
@@ -1255,18 +1016,12 @@ impl Searcher {
         self.damp(board, self.weights.material_estimate(board, self.frames[ply].psq))
     }
 
-    /// Scales a static evaluation toward zero where a draw is near: as the plies without
-    /// capture mount (knob `search_shuffle_damping`), so that the search prefers the line
-    /// that makes progress, and where the side it favours has too little left to mate
-    /// (`search_scale_no_mating`, `search_scale_lone_attacker`), so that it neither trades
-    /// into an advantage it cannot convert nor fears one. Each scaling is monotone and
-    /// shrinks differences, so the lazy margin still bounds the estimate's error.
+    /// Scales a static evaluation toward zero where the side it favours has too little left
+    /// to mate (`search_scale_no_mating`, `search_scale_lone_attacker`), so that the search
+    /// neither trades into an advantage it cannot convert nor fears one. The scaling is
+    /// monotone and shrinks differences, so the lazy margin still bounds the estimate's error.
     #[inline]
     fn damp(&self, board: &Board, mut score: Score) -> Score {
-        let d = self.knobs.shuffle_damping;
-        if d != 0 {
-            score = score * (d - (board.halfmoves() as i32).min(d)) / d;
-        }
         let (none, lone) = (self.knobs.scale_no_mating, self.knobs.scale_lone_attacker);
         if (none < 64 || lone < 64) && score != 0 {
             let ahead = if score > 0 {
@@ -1480,7 +1235,6 @@ impl Searcher {
                 let quiets = board.legal_moves_to_in(!board.occupied(), false);
                 let end = stage.captures.end;
                 let n = self.score_moves(board, &quiets, None, ply, end, None);
-                stage.losing_captures = true;
                 self.search_keys(board, node, stage, stage.captures.start..end + n, None)
             }
         }
@@ -1502,13 +1256,13 @@ impl Searcher {
         let score = self.child(
             board,
             mv,
-            stage.depth_of(mv),
+            depth,
             node.alpha,
             stage.beta,
             ply,
             stage.searched,
             stage.node,
-            quiet || (stage.losing_captures && self.knobs.lmr_bad_captures > 0),
+            quiet,
         );
         stage.searched += 1;
         stage.quiets += quiet as usize;
@@ -1525,32 +1279,10 @@ impl Searcher {
             depth,
             stage.node == Node::Pv,
             quiet,
-            tried.clone(),
+            tried,
             stage.skip,
         );
-        if cut && self.knobs.capture_history > 0 {
-            // The keys before the cut-off's (or, from the killers on, before the losing
-            // captures) are the moves tried before it, the winning captures among them.
-            let before = 0..tried.end.max(stage.captures.start);
-            self.reward_capture(board, mv, depth, ply, before);
-        }
         cut.then_some(Flow::Cut)
-    }
-
-    /// Rewards `mv` in the capture history if it is a capture that cut off, and penalises
-    /// the captures among this ply's keys `tried` (searched before it without a cut-off).
-    fn reward_capture(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: Range<usize>) {
-        let bonus = movepick::history_bonus(depth);
-        let table = &mut self.capture_history;
-        let mut update = |m: Move, delta: i32| {
-            if let (Some(mover), Some(victim)) = (board.piece_at(m.from()), board.piece_at(m.to())) {
-                table.update(mover, m.to(), victim.role, delta);
-            }
-        };
-        update(mv, bonus);
-        for &key in &self.frames[ply].keys[tried] {
-            update(key_move(key), -bonus);
-        }
     }
 
     /// Searches the moves whose ordering keys are `range` of this ply's keys, best first,
@@ -1581,16 +1313,12 @@ impl Searcher {
                 && quiet
                 && stage.prunes(
                     board,
-                    &self.weights,
-                    mv,
                     order_score(self.frames[ply].keys[i]),
+                    mv,
                     node.alpha,
                     &self.knobs,
                 )
             {
-                continue;
-            }
-            if !quiet && stage.losing_captures && stage.loses_too_much(board, &self.weights, mv) {
                 continue;
             }
             // Past the first picks the keys are sorted, so the next move is known: start
@@ -1621,35 +1349,28 @@ impl Searcher {
             hash_move,
             killers: self.frames[ply].killers,
             cont: self.cont.row(self.frames[ply].last),
-            captures: (self.knobs.capture_history > 0)
-                .then_some((&self.capture_history, self.knobs.capture_history)),
         };
         let out = &mut self.frames[ply].keys[offset..];
         movepick::score_moves(board, &self.weights, &self.history, hints, moves, defended, out)
     }
 }
 
-/// Whether a node is on the principal variation (searched with an open window) or, searched
-/// with a null window where pruning is allowed, expected to fail high (a cut node) or low
-/// (an all node). The last two differ only in how much late moves are reduced (knob
-/// `search_lmr_cut_node`).
+/// Whether a node is on the principal variation (searched with an open window) or off it
+/// (a null window, where pruning is allowed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Node {
     Pv,
-    Cut,
-    All,
+    NonPv,
 }
 
 impl Node {
-    /// The expected type of a child searched at full depth: a PV node's first child is on
-    /// the PV, its other children are cut nodes; the children of a cut node are all nodes
-    /// and those of an all node cut nodes.
+    /// The type of a child searched at full depth: a PV node's first child is on the PV,
+    /// every other child is off it.
     #[inline]
     fn child(self, first: bool) -> Node {
         match self {
             Node::Pv if first => Node::Pv,
-            Node::Cut => Node::All,
-            Node::Pv | Node::All => Node::Cut,
+            _ => Node::NonPv,
         }
     }
 }
@@ -1670,19 +1391,6 @@ struct Frame {
     /// The move that led here, for the continuation history (none at the root or after a
     /// null move).
     last: LastMove,
-    /// Whether this node's hash move is a capture (late quiet moves may then be reduced more).
-    tt_capture: bool,
-    /// With the knob `search_tt_pv`: the node is on the principal variation or the table
-    /// says its position was.
-    tt_pv: bool,
-    /// The move a singular extension's search of this node leaves out.
-    excluded: Option<Move>,
-    /// The raw static evaluation, where the knob `search_improving` has it taken (out of
-    /// check), for the nodes two and four plies down to compare theirs with.
-    static_eval: Option<Score>,
-    /// With `search_improving`: the static evaluation is not above its value two (or four)
-    /// plies up, so late moves are reduced a ply more.
-    worsening: bool,
     /// Move-ordering keys (see [`movepick::order_key`]), kept here so that no node clears
     /// a fresh array.
     keys: [i64; MAX_MOVES],
@@ -1698,25 +1406,9 @@ impl Default for Frame {
             in_check: false,
             after_null: false,
             last: None,
-            tt_capture: false,
-            tt_pv: false,
-            excluded: None,
-            static_eval: None,
-            worsening: false,
             keys: [0; MAX_MOVES],
         }
     }
-}
-
-/// What the singular extension's search said.
-enum Singular {
-    /// The table's move is singular: a ply more for it.
-    Extend,
-    /// Another move beats beta too: the node's score.
-    Cut(Score),
-    /// The table's move beat beta, and others come near: a ply less for it.
-    Reduce,
-    No,
 }
 
 /// The best score and move found so far at a node, and its raised alpha.
@@ -1742,12 +1434,8 @@ struct StageSearch {
     beta: Score,
     ply: usize,
     node: Node,
-    /// Moves already searched in an earlier stage: the hash move and the killers (or the
-    /// move a singular extension's search leaves out).
+    /// Moves already searched in an earlier stage: the hash move and the killers.
     skip: [Option<Move>; 3],
-    /// The move searched deeper or shallower, and by how many plies (the singular
-    /// extension's verdict).
-    extend: Option<(Move, i32)>,
     /// Moves searched so far (late-move reductions grow with it).
     searched: usize,
     /// Quiet moves that cannot give check are pruned: all of them (futility), or those past
@@ -1759,14 +1447,6 @@ struct StageSearch {
     /// The corrected static evaluation for per-move futility by reduced depth (knob
     /// `search_futility_lmr_depth`); out of reach of any alpha when that is off.
     futility_base: Score,
-    /// Quiet moves that give up more than this times their reduced depth squared in an
-    /// exchange on their point are pruned (knob `search_see_quiet_margin`); 0: none.
-    see_margin: i32,
-    /// Losing captures that give up more than this times the depth in one exchange are
-    /// pruned (knob `search_see_capture_margin`); 0: none.
-    capture_margin: i32,
-    /// Whether the stage under way is the losing captures' and quiet moves'.
-    losing_captures: bool,
     /// Quiet moves searched so far.
     quiets: usize,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
@@ -1776,66 +1456,17 @@ struct StageSearch {
 }
 
 impl StageSearch {
-    /// The depth `mv` is searched to: the node's, with the singular extension's verdict.
-    #[inline]
-    fn depth_of(&self, mv: Move) -> i32 {
-        self.depth
-            + self
-                .extend
-                .filter(|&(m, _)| m == mv)
-                .map_or(0, |(_, plies)| plies)
-    }
-
     /// Whether the quiet move `mv`, of ordering score `score`, is pruned here: a move has
-    /// been searched already, and futility, the quiet-move count, its history or what it
-    /// gives up in an exchange rules it out, where it cannot give check (with the knob
-    /// `search_lmp_checks` the count prunes checks too).
+    /// been searched already, futility, the quiet-move count or its history rules it out,
+    /// and it cannot give check.
     #[inline]
-    fn prunes(
-        &self,
-        board: &Board,
-        weights: &Weights,
-        mv: Move,
-        score: i32,
-        alpha: Score,
-        knobs: &Knobs,
-    ) -> bool {
-        let over_count = self.quiets >= self.quiet_limit;
+    fn prunes(&self, board: &Board, score: i32, mv: Move, alpha: Score, knobs: &Knobs) -> bool {
         self.searched > 0
-            && (knobs.lmp_checks > 0 && over_count
-                || (self.futile
-                    || over_count
-                    || score < self.history_floor
-                    || self.futile_by_reduced_depth(alpha, knobs)
-                    || self.gives_up_too_much(board, weights, mv, knobs))
-                    && !self.may_give_check(board, mv, knobs))
-    }
-
-    /// Whether the losing capture `mv` is pruned: a move has been searched, the capture
-    /// gives up more than the margin times the depth in one exchange on its point (the
-    /// mover for its victim), and it does not give check.
-    #[inline]
-    fn loses_too_much(&self, board: &Board, weights: &Weights, mv: Move) -> bool {
-        if self.capture_margin == 0 || self.searched == 0 {
-            return false;
-        }
-        let (Some(mover), Some(victim)) = (board.piece_at(mv.from()), board.piece_at(mv.to())) else {
-            return false;
-        };
-        let (v, a, protected) = capture_terms(board, weights, mv, mover, victim, None);
-        protected && a - v > self.capture_margin * self.depth && !board.gives_check(mv)
-    }
-
-    /// Whether the quiet `mv` stakes more (see [`quiet_stake`]) than the margin allows at
-    /// the depth it would be searched to after its late-move reduction: at reduced depth 0
-    /// any loss, deeper only a larger one (Stockfish's SEE pruning of quiet moves).
-    #[inline]
-    fn gives_up_too_much(&self, board: &Board, weights: &Weights, mv: Move, knobs: &Knobs) -> bool {
-        if self.see_margin == 0 {
-            return false;
-        }
-        let reduced = self.reduced_depth(knobs);
-        quiet_stake(board, weights, mv) > self.see_margin * reduced * reduced
+            && (self.futile
+                || self.quiets >= self.quiet_limit
+                || score < self.history_floor
+                || self.futile_by_reduced_depth(alpha, knobs))
+            && !self.may_give_check(board, mv, knobs)
     }
 
     /// The depth the next move would be searched to after its late-move reduction (before
@@ -1850,7 +1481,7 @@ impl StageSearch {
     /// would otherwise take gives check, so the exact test saves the searches of the rest).
     #[inline]
     fn may_give_check(&self, board: &Board, mv: Move, knobs: &Knobs) -> bool {
-        if knobs.exact_check_prune == 0 {
+        if !knobs.exact_check_prune {
             touches(self.check_zone, mv)
         } else {
             gives_check_near(board, self.check_zone, mv)
@@ -1893,35 +1524,6 @@ fn gives_check_near(board: &Board, zone: Bitboard, mv: Move) -> bool {
     touches(zone, mv) && board.gives_check(mv)
 }
 
-/// What the quiet move `mv` gives up at first sight, one exchange deep on its point, with the
-/// lines, screens and legs after the move: the mover's value where an enemy piece attacks the
-/// point and none of ours defends it, else what the mover is worth over its cheapest
-/// attacker (the king takes only an undefended piece), else 0. The king's own moves stake
-/// nothing here (legality keeps it off attacked points).
-fn quiet_stake(board: &Board, weights: &Weights, mv: Move) -> i32 {
-    let (from, to) = (mv.from(), mv.to());
-    let Some(mover) = board.piece_at(from).filter(|p| p.role != Role::King) else {
-        return 0;
-    };
-    let us = board.turn();
-    let occ = board.occupancy().after_move(from, to);
-    let attackers = board.attackers_with(us.flip(), to, &occ);
-    if attackers.is_empty() {
-        return 0;
-    }
-    let value = weights.value(mover.role);
-    let defenders = board.attackers_with(us, to, &occ) & !Bitboard::from_square(from);
-    if defenders.is_empty() {
-        return value;
-    }
-    let cheapest = attackers
-        .filter_map(|sq| board.piece_at(sq))
-        .filter(|p| p.role != Role::King)
-        .map(|p| weights.value(p.role))
-        .min();
-    cheapest.map_or(0, |a| (value - a).max(0))
-}
-
 /// Late-move reductions in plies before the node's and the move's own adjustments, by depth
 /// and by how many moves the node has searched: 1 + ln(depth) ln(index) / (divisor / 100),
 /// a logarithmic rule as Ethereal and Stockfish have (later moves at greater depths are
@@ -1946,26 +1548,6 @@ fn retain(moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
     *moves = out;
 }
 
-/// Takes the `score` of `mv` into a quiescence node's `best` (and its move) and `alpha`;
-/// true on a cut-off.
-#[inline]
-fn raise(
-    best: &mut Score,
-    best_move: &mut Option<Move>,
-    alpha: &mut Score,
-    mv: Move,
-    score: Score,
-    beta: Score,
-) -> bool {
-    if score <= *best {
-        return false;
-    }
-    *best = score;
-    *best_move = Some(mv);
-    *alpha = (*alpha).max(score);
-    score >= beta
-}
-
 fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
     if score >= beta {
         Bound::Lower
@@ -1987,31 +1569,4 @@ fn moved(board: &Board, mv: Move) -> LastMove {
 fn has_attackers(board: &Board, color: Color) -> bool {
     (board.pieces(color, Role::Rook) | board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon))
         .any()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn stake(fen: &str, mv: &str) -> i32 {
-        let board = Board::from_fen(fen).unwrap();
-        quiet_stake(&board, &Weights::default(), Move::parse_iccs(mv).unwrap())
-    }
-
-    #[test]
-    fn a_quiet_move_stakes_what_one_exchange_on_its_point_loses() {
-        let w = Weights::default();
-        // A horse onto the point an uncrossed pawn attacks: the whole horse, undefended.
-        let hangs = "4k4/9/9/9/4p4/9/2N6/9/9/4K4 w";
-        assert_eq!(stake(hangs, "c3e4"), w.value(Role::Horse));
-        assert_eq!(stake(hangs, "c3a4"), 0);
-        // Defended by a pawn of its own: the horse for the pawn.
-        let defended = "4k4/9/9/9/4p4/9/2N1P4/9/9/4K4 w";
-        assert_eq!(
-            stake(defended, "c3e4"),
-            w.value(Role::Horse) - w.value(Role::Pawn)
-        );
-        // The rook was the cannon's screen: once it has moved on, the cannon sees nothing to take.
-        assert_eq!(stake("4k4/9/9/9/9/c1R6/9/9/9/5K3 w", "c4e4"), 0);
-    }
 }

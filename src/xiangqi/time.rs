@@ -4,9 +4,7 @@
 //! `inc + left / N` in sudden death. Mt, the hard cap, is a few times Et but always leaves
 //! a safety margin of the time left. After each iteration the score is compared with the
 //! previous one: a drop of up to 3% of a rook allows 2 Et, up to 7% allows 4 Et, more allows
-//! Mt. A single reply or an obvious recapture needs much less. With the knob `time_stability`
-//! the target also follows the best move: more time after an iteration that changed it, less
-//! once it has held for several iterations.
+//! Mt. A single reply or an obvious recapture needs much less.
 
 use super::knobs::TimeKnobs;
 use std::time::{Duration, Instant};
@@ -39,10 +37,6 @@ pub struct TimeManager {
     expected: Duration,
     hard: Duration,
     target: Duration,
-    /// The divisor of an easy move's target, once [`TimeManager::easy_move`] has found one.
-    easy: Option<u32>,
-    /// A fixed time for the move (`go movetime`): it is spent as asked, whatever the best move does.
-    fixed: bool,
 }
 
 impl TimeManager {
@@ -79,8 +73,6 @@ impl TimeManager {
             expected,
             hard,
             target: expected,
-            easy: None,
-            fixed: matches!(control, TimeControl::MoveTime(_)),
         }
     }
 
@@ -140,37 +132,10 @@ impl TimeManager {
         .min(self.hard);
     }
 
-    /// Scales the target by how long the best move has held: `unchanged` iterations since it
-    /// last changed (0: the iteration just completed changed it). With stability s (the
-    /// knob, in percent) the factor is 1 + s after a change, 1 + s/2 one iteration later, 1
-    /// after two, 1 - s/4 after three and 1 - s/2 from four on; never past the hard cap. A fixed
-    /// move time (`go movetime`) is left alone.
-    ///
-    /// An easy move's shrunken target ([`TimeManager::easy_move`]) holds here too, where
-    /// [`TimeManager::after_iteration`] alone would restore Et after the second iteration.
-    pub fn follow_best_move(&mut self, unchanged: u32, stability: u32) {
-        if self.fixed {
-            return;
-        }
-        if let Some(divisor) = self.easy {
-            self.target /= divisor;
-        }
-        let s = stability.min(90);
-        let percent = match unchanged {
-            0 => 100 + s,
-            1 => 100 + s / 2,
-            2 => 100,
-            3 => 100 - s / 4,
-            _ => 100 - s / 2,
-        };
-        self.target = (self.target * percent / 100).min(self.hard);
-    }
-
     /// Shrinks the target for an easy move: `divisor` 10 for a single reply, 4 for an
     /// obvious recapture.
     pub fn easy_move(&mut self, divisor: u32) {
-        self.easy = Some(divisor.max(1));
-        self.target = (self.expected / divisor).min(self.target);
+        self.target = (self.expected / divisor.max(1)).min(self.target);
     }
 }
 
@@ -257,34 +222,5 @@ mod tests {
         tm.after_iteration(0, 0, 900);
         tm.easy_move(4);
         assert_eq!(tm.target(), et / 4);
-    }
-
-    #[test]
-    fn a_changing_best_move_gets_more_time_and_a_settled_one_less() {
-        let mut tm = sudden_death(ms(100_000));
-        let et = tm.expected();
-        let after = |tm: &mut TimeManager, unchanged, stability| {
-            tm.after_iteration(100, 100, 900);
-            tm.follow_best_move(unchanged, stability);
-            tm.target()
-        };
-        assert_eq!(after(&mut tm, 0, 0), et);
-        assert_eq!(after(&mut tm, 9, 0), et);
-        assert_eq!(after(&mut tm, 0, 60), et * 160 / 100);
-        assert_eq!(after(&mut tm, 1, 60), et * 130 / 100);
-        assert_eq!(after(&mut tm, 2, 60), et);
-        assert_eq!(after(&mut tm, 3, 60), et * 85 / 100);
-        assert_eq!(after(&mut tm, 7, 60), et * 70 / 100);
-        // A score drop's extension is scaled too, but never past the hard cap.
-        tm.after_iteration(100, -1000, 900);
-        tm.follow_best_move(0, 90);
-        assert_eq!(tm.target(), tm.hard());
-        // An obvious recapture's Et/4 holds through later iterations.
-        tm.easy_move(4);
-        assert_eq!(after(&mut tm, 2, 60), et / 4);
-        assert_eq!(after(&mut tm, 7, 60), et / 4 * 70 / 100);
-        let mut fixed = TimeManager::new(TimeControl::MoveTime(ms(500)), TimeKnobs::default());
-        fixed.follow_best_move(7, 60);
-        assert_eq!(fixed.target(), fixed.expected());
     }
 }

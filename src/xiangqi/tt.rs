@@ -19,21 +19,22 @@ pub enum Bound {
     Upper,
 }
 
-/// A stored search result.
+/// A search result as the table stores and returns it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hit {
+pub struct Entry {
+    /// The best move; storing none keeps the one the table has for the position.
     pub mv: Option<Move>,
-    /// The score, already adjusted to the probing node's distance from the root.
+    /// The score from the node's side, mate distances counted from the root: the table
+    /// keeps them relative to the node (see [`Tt::store`] and [`Tt::probe`]).
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The position's static evaluation, when the node that stored it computed one.
+    /// The position's static evaluation, when the node computed one; storing none keeps
+    /// the one the table has.
     pub eval: Option<i32>,
-    /// Whether the position was searched on the principal variation (see [`Tt::store`]).
-    pub pv: bool,
 }
 
-impl Hit {
+impl Entry {
     /// Whether the stored score settles a node searched with the window (`alpha`, `beta`):
     /// exact, or a bound on the window's far side.
     #[inline]
@@ -49,7 +50,7 @@ impl Hit {
 /// An entry's contents, packed into one word by [`Data::pack`].
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Data {
-    /// The move's raw bits ([`Move::raw`] leaves bit 14 clear), with [`PV_FLAG`].
+    /// The move's raw bits ([`Move::raw`]; 0 for none).
     mv: u16,
     score: i16,
     depth: i8,
@@ -81,21 +82,16 @@ impl Data {
     fn used(self) -> bool {
         self.meta & 3 != 0
     }
-
-    /// The stored move's raw bits, without the PV mark.
-    fn move_bits(self) -> u16 {
-        self.mv & !PV_FLAG
-    }
 }
 
 /// One stored position: `check` is its hash XOR the packed data.
 #[derive(Default)]
-struct Entry {
+struct Slot {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-impl Entry {
+impl Slot {
     /// The data, and whether it belongs to `hash` (an empty or torn entry belongs to none).
     #[inline]
     fn read(&self, hash: u64) -> (Data, bool) {
@@ -113,26 +109,22 @@ impl Entry {
 
     /// Copies `other` here (the check moves with its data, so ownership is kept).
     #[inline]
-    fn copy_from(&self, other: &Entry) {
+    fn copy_from(&self, other: &Slot) {
         let (check, data) = (other.check.load(Relaxed), other.data.load(Relaxed));
         self.check.store(check, Relaxed);
         self.data.store(data, Relaxed);
     }
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(std::mem::size_of::<Slot>() == 16);
 
 /// An entry's `eval` when none was stored.
 const NO_EVAL: i16 = i16::MIN;
 
-/// The bit of an entry's `mv` that marks a principal-variation position: a move packs its
-/// two points into bits 0-13 and its tag into bit 15.
-const PV_FLAG: u16 = 1 << 14;
-
 /// Two entries, aligned so that a bucket never straddles a cache line.
 #[derive(Default)]
 #[repr(C, align(32))]
-struct Bucket([Entry; 2]);
+struct Bucket([Slot; 2]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
 
@@ -225,7 +217,7 @@ impl Tt {
 
     /// Looks a position up; `ply` converts stored mate distances back to the root's view.
     #[inline]
-    pub fn probe(&self, hash: u64, ply: usize, halfmoves: u32) -> Option<Hit> {
+    pub fn probe(&self, hash: u64, ply: usize, halfmoves: u32) -> Option<Entry> {
         let bucket = &self.memory[self.index(hash)].0;
         let e = bucket.iter().map(|e| e.read(hash)).find(|&(_, mine)| mine)?.0;
         let bound = match e.meta & 3 {
@@ -233,32 +225,26 @@ impl Tt {
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some(Hit {
-            mv: Move::from_raw(e.move_bits()),
+        Some(Entry {
+            mv: Move::from_raw(e.mv),
             score: from_table(e.score as i32, ply, halfmoves),
             depth: e.depth as i32,
             bound,
             eval: (e.eval != NO_EVAL).then_some(e.eval as i32),
-            pv: e.mv & PV_FLAG != 0,
         })
     }
 
-    /// Stores a result (and the static evaluation, if the node made one): replaces the same
-    /// position, else the shallower or older slot. `pv` marks a position searched on the
-    /// principal variation now or before (the searcher's knob `search_tt_pv` sets it).
-    #[allow(clippy::too_many_arguments)]
+    /// Stores the result of the node at `ply`: replaces the same position, else the
+    /// shallower or older slot.
     #[inline]
-    pub fn store(
-        &self,
-        hash: u64,
-        ply: usize,
-        mv: Option<Move>,
-        score: i32,
-        depth: i32,
-        bound: Bound,
-        eval: Option<i32>,
-        pv: bool,
-    ) {
+    pub fn store(&self, hash: u64, ply: usize, entry: Entry) {
+        let Entry {
+            mv,
+            score,
+            depth,
+            bound,
+            eval,
+        } = entry;
         let generation = self.generation.load(Relaxed);
         let bucket = &self.memory[self.index(hash)].0;
         let (first, first_mine) = bucket[0].read(hash);
@@ -278,7 +264,7 @@ impl Tt {
             }
         };
         // Keep a known best move (or evaluation) when a search of the same position brings none.
-        let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, Data::move_bits)) | if pv { PV_FLAG } else { 0 };
+        let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv));
         let eval = eval
             .and_then(|v| i16::try_from(v).ok().filter(|&v| v != NO_EVAL))
             .unwrap_or(same.map_or(NO_EVAL, |e| e.eval));
@@ -325,56 +311,37 @@ mod tests {
     use super::*;
     use crate::xiangqi::score::MATE;
 
+    fn entry(mv: Option<Move>, score: i32, depth: i32, bound: Bound, eval: Option<i32>) -> Entry {
+        Entry {
+            mv,
+            score,
+            depth,
+            bound,
+            eval,
+        }
+    }
+
     #[test]
     fn stores_and_adjusts_mates_by_ply() {
         let tt = Tt::new(1);
         let mv = Move::parse_iccs("h2e2").unwrap();
         // A mate in 5 plies from the root seen at ply 3 is a mate in 2 from that node.
-        tt.store(
-            0xDEAD_BEEF_0000_1234,
-            3,
-            Some(mv),
-            MATE - 5,
-            4,
-            Bound::Exact,
-            Some(-70),
-            true,
-        );
-        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 1, 0).unwrap();
+        let key = 0xDEAD_BEEF_0000_1234;
+        tt.store(key, 3, entry(Some(mv), MATE - 5, 4, Bound::Exact, Some(-70)));
+        let hit = tt.probe(key, 1, 0).unwrap();
         assert_eq!(hit.score, MATE - 3, "seen from ply 1 it is a mate in 3");
-        assert_eq!(hit.mv, Some(mv), "the PV mark leaves the move intact");
-        assert!(hit.pv);
+        assert_eq!(hit.mv, Some(mv));
         assert_eq!(hit.bound, Bound::Exact);
         assert_eq!(hit.eval, Some(-70));
         // A later result without a move or an evaluation keeps those already known.
-        tt.store(0xDEAD_BEEF_0000_1234, 3, None, 12, 5, Bound::Upper, None, false);
-        let hit = tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap();
-        assert_eq!(
-            (hit.mv, hit.eval, hit.score, hit.pv),
-            (Some(mv), Some(-70), 12, false)
-        );
-        // A PV mark without a move stores no move.
-        tt.store(0x1234_0000_0000_1234, 3, None, 12, 5, Bound::Upper, None, true);
-        let hit = tt.probe(0x1234_0000_0000_1234, 3, 0).unwrap();
-        assert_eq!((hit.mv, hit.pv), (None, true));
-        tt.store(
-            0xDEAD_BEEF_0000_1234,
-            3,
-            None,
-            12,
-            5,
-            Bound::Upper,
-            Some(40_000),
-            false,
-        );
-        assert_eq!(
-            tt.probe(0xDEAD_BEEF_0000_1234, 3, 0).unwrap().eval,
-            Some(-70),
-            "too large to keep"
-        );
+        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, None));
+        let hit = tt.probe(key, 3, 0).unwrap();
+        assert_eq!((hit.mv, hit.eval, hit.score), (Some(mv), Some(-70), 12));
+        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, Some(40_000)));
+        assert_eq!(tt.probe(key, 3, 0).unwrap().eval, Some(-70), "too large to keep");
         assert!(tt.probe(0x1234_5678_0000_1234, 1, 0).is_none());
         tt.clear();
-        assert!(tt.probe(0xDEAD_BEEF_0000_1234, 1, 0).is_none());
+        assert!(tt.probe(key, 1, 0).is_none());
     }
 
     #[test]
