@@ -2,9 +2,9 @@
 //! structure and by material, so that the next evaluation of a position like it is
 //! corrected before pruning decisions rely on it (Stockfish's correction history).
 
-use super::board::Board;
-use super::eval::Score;
-use super::types::{Color, Role};
+use crate::xiangqi::board::Board;
+use crate::xiangqi::eval::Score;
+use crate::xiangqi::types::{Color, Role};
 
 /// Entries per table and side (a power of two).
 const SIZE: usize = 1 << 14;

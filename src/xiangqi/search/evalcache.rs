@@ -4,8 +4,8 @@
 //! evaluation in eight, and bench nps rose by 4%. (Larger tables answer more, one in four with
 //! 2^16 entries, but they miss the cache and are slower than none.)
 
-use super::bitboard::Bitboard;
-use super::eval::Score;
+use crate::xiangqi::bitboard::Bitboard;
+use crate::xiangqi::eval::Score;
 
 /// A power of two: the index is the top bits of the hash.
 const ENTRIES: usize = 1 << 12;
@@ -18,7 +18,7 @@ struct Entry {
     attacked: [Bitboard; 2],
 }
 
-/// Evaluations with their attack maps (see [`super::eval::Weights::evaluate_with_attacks`]),
+/// Evaluations with their attack maps (see [`crate::xiangqi::eval::Weights::evaluate_with_attacks`]),
 /// direct-mapped by hash. It holds values of one set of weights: clear it when they change.
 pub struct EvalCache {
     entries: Box<[Entry]>,
