@@ -515,133 +515,220 @@ impl Weights {
     }
 
     fn evaluate_red_with(&self, board: &Board, psq: Psq) -> (Score, [Bitboard; 2]) {
-        let occ = board.occupancy();
-        let empty = !board.occupied();
-        let (mg, eg) = (psq.mg, psq.eg);
-        let mut mobility = 0;
-        let mut attacked = [Bitboard::EMPTY; 2];
-        let mut reach = [0; 2];
-        let mut minor = [Bitboard::EMPTY; 2];
-        let steps = Color::ALL.map(|color| board.step_attacks(color));
-        let unsafe_weight = self.s(S::unsafe_mobility);
-        for color in Color::ALL {
-            let sign = color.sign();
-            let c = color.index();
-            let not_own = !board.by_color(color);
-            let palace = attacks::PALACE[color.flip().index()];
-            // Points a cheap enemy piece guards: what goes there is lost for less than it is
-            // worth. Counted only at a nonzero weight.
-            let guarded = steps[color.flip().index()];
-            let unsafe_in = |m: Bitboard| {
-                if unsafe_weight != 0 {
-                    (m & guarded).count() as i32
-                } else {
-                    0
-                }
-            };
-            let mut side_mob = 0;
-            let mut unsafe_points = 0;
-            let mut att = steps[c];
-            for sq in board.pieces(color, Role::Rook) {
-                let a = attacks::rook_attacks(sq, occ);
-                att |= a;
-                reach[c] += (a & palace).any() as i32;
-                let m = a & not_own;
-                side_mob += self.s(S::mobility_rook) * m.count() as i32;
-                unsafe_points += unsafe_in(m);
-            }
-            for sq in board.pieces(color, Role::Cannon) {
-                let (slide, jump) = attacks::slider_attacks(sq, occ);
-                att |= jump;
-                minor[c] |= jump;
-                reach[c] += (jump & palace).any() as i32;
-                let m = slide & empty;
-                side_mob += self.s(S::mobility_cannon) * m.count() as i32;
-                unsafe_points += unsafe_in(m);
-            }
-            for sq in board.pieces(color, Role::Horse) {
-                let a = attacks::horse_attacks(sq, occ);
-                att |= a;
-                minor[c] |= a;
-                reach[c] += (a & palace).any() as i32;
-                let m = a & not_own;
-                side_mob += self.s(S::mobility_horse) * m.count() as i32;
-                unsafe_points += unsafe_in(m);
-            }
-            attacked[c] = att;
-            mobility += sign * (side_mob + unsafe_weight * unsafe_points);
-        }
+        let mut terms = ScoreTerms {
+            weights: self,
+            total: 0,
+        };
+        let attacked = walk_terms(board, &mut terms);
         let phase = phase(board);
-        let mut terms = mobility;
-        let threat_weight = self.s(S::threat_by_lesser);
-        for color in Color::ALL {
-            terms += color.sign() * self.safety_and_threats(board, color, &attacked);
-            if threat_weight != 0 {
-                terms += color.sign()
-                    * threat_weight
-                    * threats_by_lesser(board, color, minor[color.flip().index()]);
-            }
-            if self.patterns {
-                // Only `wing_attack_safe` reads the exposed points.
-                let exposed = if self.s(S::wing_attack_safe) != 0 {
-                    exposed(color, &steps, &attacked)
-                } else {
-                    Bitboard::EMPTY
-                };
-                let counts = pattern_counts(board, color, reach[color.index()], exposed);
-                let weighted: i32 = PATTERNS.iter().zip(counts).map(|(&p, n)| self.s(p) * n).sum();
-                terms += color.sign() * weighted;
-            }
-        }
-        (
-            terms + (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX,
-            attacked,
-        )
+        let tapered = (psq.mg * phase + psq.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        (terms.total + tapered, attacked)
+    }
+}
+
+/// What the walk over the evaluation's positional terms ([`walk_terms`]) feeds: the score,
+/// or the feature vector a fit on positions learns from. The terms are written once, so
+/// the two cannot disagree.
+trait Terms {
+    /// Whether the walk must count term `s` (the score skips what is weighted 0).
+    fn wants(&self, s: S) -> bool;
+    /// Whether the walk must count the [`PATTERNS`].
+    fn wants_patterns(&self) -> bool;
+    /// `count` occurrences of term `s` for the side of `sign` (1 Red, -1 Black).
+    fn add(&mut self, s: S, sign: i32, count: i32);
+    /// Two terms whose weighted sum is scaled by `mul / div`, rounded toward zero.
+    fn add_scaled(&mut self, sign: i32, terms: [(S, i32); 2], mul: i32, div: i32);
+}
+
+/// The positional terms summed by their weights, from Red's point of view.
+struct ScoreTerms<'a> {
+    weights: &'a Weights,
+    total: i32,
+}
+
+impl Terms for ScoreTerms<'_> {
+    #[inline]
+    fn wants(&self, s: S) -> bool {
+        self.weights.s(s) != 0
     }
 
-    /// Threats, protection, king shelter and coordination for `color` (positive is good for it).
-    fn safety_and_threats(&self, board: &Board, color: Color, attacked: &[Bitboard; 2]) -> i32 {
-        let them = color.flip();
-        let own = board.by_color(color) & !board.by_role(Role::King);
-        let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
-        let mut s = 0;
-        let defended = own & mine;
-        let threatened = own & theirs;
-        // A hanging piece of the side not to move is about to be taken.
-        if board.turn() == them {
-            s += self.s(S::hanging) * (threatened & !mine).count() as i32;
-        }
-        s += self.s(S::attacked_defended) * (threatened & mine).count() as i32;
-        s += self.s(S::protected) * defended.count() as i32;
-
-        let attackers = (board.pieces(them, Role::Rook)
-            | board.pieces(them, Role::Horse)
-            | board.pieces(them, Role::Cannon))
-        .count() as i32;
-        let missing_adv = 2 - board.pieces(color, Role::Advisor).count() as i32;
-        let missing_ele = 2 - board.pieces(color, Role::Elephant).count() as i32;
-        // A missing defender matters in proportion to what the enemy can attack with (6 at most).
-        s += (self.s(S::missing_advisor) * missing_adv + self.s(S::missing_elephant) * missing_ele)
-            * attackers
-            / 4;
-        s += self.s(S::bare_palace_pawn) * missing_adv * pawns_inside(board, color);
-
-        let king = board.king(color);
-        let file = attacks::file_mask(king.file());
-        s += self.s(S::king_file_rook) * (board.pieces(them, Role::Rook) & file).count() as i32;
-        s += self.s(S::king_file_cannon) * (board.pieces(them, Role::Cannon) & file).count() as i32;
-        s += self.s(S::palace_pressure) * (attacks::PALACE[color.index()] & theirs).count() as i32;
-
-        let advisors = board.pieces(color, Role::Advisor);
-        if advisors.count() == 2 && (advisors & mine).count() == 2 {
-            s += self.s(S::linked_advisors);
-        }
-        let elephants = board.pieces(color, Role::Elephant);
-        if elephants.count() == 2 && (elephants & mine).count() == 2 {
-            s += self.s(S::linked_elephants);
-        }
-        s
+    #[inline]
+    fn wants_patterns(&self) -> bool {
+        self.weights.patterns
     }
+
+    #[inline]
+    fn add(&mut self, s: S, sign: i32, count: i32) {
+        self.total += sign * self.weights.s(s) * count;
+    }
+
+    #[inline]
+    fn add_scaled(&mut self, sign: i32, [(s0, c0), (s1, c1)]: [(S, i32); 2], mul: i32, div: i32) {
+        let w = &self.weights;
+        self.total += sign * ((w.s(s0) * c0 + w.s(s1) * c1) * mul / div);
+    }
+}
+
+/// The positional terms as (spec index, coefficient) pairs: every term, weighted or not.
+struct FeatureTerms<'a> {
+    out: &'a mut Vec<(u32, f32)>,
+}
+
+impl Terms for FeatureTerms<'_> {
+    fn wants(&self, _: S) -> bool {
+        true
+    }
+
+    fn wants_patterns(&self) -> bool {
+        true
+    }
+
+    fn add(&mut self, s: S, sign: i32, count: i32) {
+        self.out.push((s as u32, sign as f32 * count as f32));
+    }
+
+    fn add_scaled(&mut self, sign: i32, terms: [(S, i32); 2], mul: i32, div: i32) {
+        for (s, c) in terms {
+            self.out
+                .push((s as u32, sign as f32 * (c as f32 * mul as f32 / div as f32)));
+        }
+    }
+}
+
+/// The evaluation's positional terms of `board` (mobility, patterns, threats, protection,
+/// king safety), fed to `terms`; returns every point each side attacks or defends, indexed
+/// by colour.
+fn walk_terms<T: Terms>(board: &Board, terms: &mut T) -> [Bitboard; 2] {
+    let occ = board.occupancy();
+    let empty = !board.occupied();
+    let steps = Color::ALL.map(|color| board.step_attacks(color));
+    let count_unsafe = terms.wants(S::unsafe_mobility);
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut reach = [0; 2];
+    let mut minor = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let not_own = !board.by_color(color);
+        let palace = attacks::PALACE[color.flip().index()];
+        // Points a cheap enemy piece guards: what goes there is lost for less than it is worth.
+        let guarded = steps[color.flip().index()];
+        let unsafe_in = |m: Bitboard| {
+            if count_unsafe {
+                (m & guarded).count() as i32
+            } else {
+                0
+            }
+        };
+        let (mut rook, mut cannon, mut horse, mut unsafe_points) = (0, 0, 0, 0);
+        let mut att = steps[c];
+        for sq in board.pieces(color, Role::Rook) {
+            let a = attacks::rook_attacks(sq, occ);
+            att |= a;
+            reach[c] += (a & palace).any() as i32;
+            let m = a & not_own;
+            rook += m.count() as i32;
+            unsafe_points += unsafe_in(m);
+        }
+        for sq in board.pieces(color, Role::Cannon) {
+            let (slide, jump) = attacks::slider_attacks(sq, occ);
+            att |= jump;
+            minor[c] |= jump;
+            reach[c] += (jump & palace).any() as i32;
+            let m = slide & empty;
+            cannon += m.count() as i32;
+            unsafe_points += unsafe_in(m);
+        }
+        for sq in board.pieces(color, Role::Horse) {
+            let a = attacks::horse_attacks(sq, occ);
+            att |= a;
+            minor[c] |= a;
+            reach[c] += (a & palace).any() as i32;
+            let m = a & not_own;
+            horse += m.count() as i32;
+            unsafe_points += unsafe_in(m);
+        }
+        attacked[c] = att;
+        let sign = color.sign();
+        terms.add(S::unsafe_mobility, sign, unsafe_points);
+        terms.add(S::mobility_rook, sign, rook);
+        terms.add(S::mobility_cannon, sign, cannon);
+        terms.add(S::mobility_horse, sign, horse);
+    }
+    for color in Color::ALL {
+        let sign = color.sign();
+        if terms.wants_patterns() {
+            // Only `wing_attack_safe` reads the exposed points.
+            let exposed = if terms.wants(S::wing_attack_safe) {
+                exposed(color, &steps, &attacked)
+            } else {
+                Bitboard::EMPTY
+            };
+            let counts = pattern_counts(board, color, reach[color.index()], exposed);
+            for (&p, n) in PATTERNS.iter().zip(counts) {
+                terms.add(p, sign, n);
+            }
+        }
+        if terms.wants(S::threat_by_lesser) {
+            let lesser = threats_by_lesser(board, color, minor[color.flip().index()]);
+            terms.add(S::threat_by_lesser, sign, lesser);
+        }
+        safety_and_threats(board, color, &attacked, terms);
+    }
+    attacked
+}
+
+/// Threats, protection, king shelter and coordination for `color`.
+fn safety_and_threats<T: Terms>(board: &Board, color: Color, attacked: &[Bitboard; 2], terms: &mut T) {
+    let sign = color.sign();
+    let them = color.flip();
+    let own = board.by_color(color) & !board.by_role(Role::King);
+    let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
+    let threatened = own & theirs;
+    let count = |b: Bitboard| b.count() as i32;
+    // A hanging piece of the side not to move is about to be taken.
+    if board.turn() == them {
+        terms.add(S::hanging, sign, count(threatened & !mine));
+    }
+    terms.add(S::attacked_defended, sign, count(threatened & mine));
+    terms.add(S::protected, sign, count(own & mine));
+    let attackers = count(
+        board.pieces(them, Role::Rook) | board.pieces(them, Role::Horse) | board.pieces(them, Role::Cannon),
+    );
+    let missing_adv = 2 - count(board.pieces(color, Role::Advisor));
+    let missing_ele = 2 - count(board.pieces(color, Role::Elephant));
+    // A missing defender matters in proportion to what the enemy can attack with (6 at most).
+    let missing = [
+        (S::missing_advisor, missing_adv),
+        (S::missing_elephant, missing_ele),
+    ];
+    terms.add_scaled(sign, missing, attackers, 4);
+    terms.add(
+        S::bare_palace_pawn,
+        sign,
+        missing_adv * pawns_inside(board, color),
+    );
+    let file = attacks::file_mask(board.king(color).file());
+    terms.add(
+        S::king_file_rook,
+        sign,
+        count(board.pieces(them, Role::Rook) & file),
+    );
+    terms.add(
+        S::king_file_cannon,
+        sign,
+        count(board.pieces(them, Role::Cannon) & file),
+    );
+    terms.add(
+        S::palace_pressure,
+        sign,
+        count(attacks::PALACE[color.index()] & theirs),
+    );
+    let linked = |role| {
+        let pieces = board.pieces(color, role);
+        (pieces.count() == 2 && (pieces & mine).count() == 2) as i32
+    };
+    terms.add(S::linked_advisors, sign, linked(Role::Advisor));
+    terms.add(S::linked_elephants, sign, linked(Role::Elephant));
 }
 
 /// The spec index of each piece-square parameter, by role and Red-view square (files f..i
@@ -661,7 +748,8 @@ static PST_INDEX: LazyLock<[[u32; 90]; 7]> = LazyLock::new(|| {
 /// coefficient) pairs such that the sum of value times coefficient is
 /// [`Weights::evaluate_red`] plus the tempo from Red's point of view (up to the rounding of
 /// the phase taper and of the king-shelter quarter). Knobs and the king's fixed value have
-/// no coefficient. What fitting on positions learns from.
+/// no coefficient. What fitting on positions learns from; its positional part is the
+/// score's own walk over the terms ([`walk_terms`]).
 pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let phase = phase(board) as f32 / PHASE_MAX as f32;
     let endgame = 1.0 - phase;
@@ -691,103 +779,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
             out.push((S::pawn_crossed_eg as u32, sign * endgame));
         }
     }
-    let occ = board.occupancy();
-    let empty = !board.occupied();
-    let mut attacked = [Bitboard::EMPTY; 2];
-    let steps = Color::ALL.map(|color| board.step_attacks(color));
-    let mut reaches = [0; 2];
-    let mut minor = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        let sign = color.sign() as f32;
-        let not_own = !board.by_color(color);
-        let palace = attacks::PALACE[color.flip().index()];
-        let guarded = steps[color.flip().index()];
-        let mut att = steps[color.index()];
-        let (mut rook, mut cannon, mut horse, mut reach, mut unsafe_points) = (0, 0, 0, 0, 0);
-        for sq in board.pieces(color, Role::Rook) {
-            let a = attacks::rook_attacks(sq, occ);
-            att |= a;
-            reach += (a & palace).any() as i32;
-            rook += (a & not_own).count();
-            unsafe_points += (a & not_own & guarded).count();
-        }
-        for sq in board.pieces(color, Role::Cannon) {
-            let (slide, jump) = attacks::slider_attacks(sq, occ);
-            att |= jump;
-            minor[color.index()] |= jump;
-            reach += (jump & palace).any() as i32;
-            cannon += (slide & empty).count();
-            unsafe_points += (slide & empty & guarded).count();
-        }
-        for sq in board.pieces(color, Role::Horse) {
-            let a = attacks::horse_attacks(sq, occ);
-            att |= a;
-            minor[color.index()] |= a;
-            reach += (a & palace).any() as i32;
-            horse += (a & not_own).count();
-            unsafe_points += (a & not_own & guarded).count();
-        }
-        out.push((S::unsafe_mobility as u32, sign * unsafe_points as f32));
-        attacked[color.index()] = att;
-        reaches[color.index()] = reach;
-        out.push((S::mobility_rook as u32, sign * rook as f32));
-        out.push((S::mobility_cannon as u32, sign * cannon as f32));
-        out.push((S::mobility_horse as u32, sign * horse as f32));
-    }
-    for color in Color::ALL {
-        let sign = color.sign() as f32;
-        let exposed = exposed(color, &steps, &attacked);
-        for (&p, n) in PATTERNS
-            .iter()
-            .zip(pattern_counts(board, color, reaches[color.index()], exposed))
-        {
-            out.push((p as u32, sign * n as f32));
-        }
-        let them = color.flip();
-        let own = board.by_color(color) & !board.by_role(Role::King);
-        let (mine, theirs) = (attacked[color.index()], attacked[them.index()]);
-        let threatened = own & theirs;
-        let mut add = |s: S, count: f32| out.push((s as u32, sign * count));
-        add(
-            S::threat_by_lesser,
-            threats_by_lesser(board, color, minor[them.index()]) as f32,
-        );
-        if board.turn() == them {
-            add(S::hanging, (threatened & !mine).count() as f32);
-        }
-        add(S::attacked_defended, (threatened & mine).count() as f32);
-        add(S::protected, (own & mine).count() as f32);
-        let attackers = (board.pieces(them, Role::Rook)
-            | board.pieces(them, Role::Horse)
-            | board.pieces(them, Role::Cannon))
-        .count() as f32;
-        let missing = |role| 2.0 - board.pieces(color, role).count() as f32;
-        add(S::missing_advisor, missing(Role::Advisor) * attackers / 4.0);
-        add(S::missing_elephant, missing(Role::Elephant) * attackers / 4.0);
-        add(
-            S::bare_palace_pawn,
-            missing(Role::Advisor) * pawns_inside(board, color) as f32,
-        );
-        let file = attacks::file_mask(board.king(color).file());
-        add(
-            S::king_file_rook,
-            (board.pieces(them, Role::Rook) & file).count() as f32,
-        );
-        add(
-            S::king_file_cannon,
-            (board.pieces(them, Role::Cannon) & file).count() as f32,
-        );
-        add(
-            S::palace_pressure,
-            (attacks::PALACE[color.index()] & theirs).count() as f32,
-        );
-        let linked = |role| {
-            let pieces = board.pieces(color, role);
-            (pieces.count() == 2 && (pieces & mine).count() == 2) as u32 as f32
-        };
-        add(S::linked_advisors, linked(Role::Advisor));
-        add(S::linked_elephants, linked(Role::Elephant));
-    }
+    walk_terms(board, &mut FeatureTerms { out });
 }
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also
