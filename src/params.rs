@@ -105,6 +105,72 @@ impl Retired {
     }
 }
 
+/// How a knob's integer value (already checked against its range) becomes its field.
+pub trait KnobValue {
+    fn from_value(v: i32) -> Self;
+}
+
+impl KnobValue for i32 {
+    fn from_value(v: i32) -> i32 {
+        v
+    }
+}
+
+impl KnobValue for bool {
+    fn from_value(v: i32) -> bool {
+        v != 0
+    }
+}
+
+impl KnobValue for u32 {
+    /// A count: ranges of `u32` knobs start at 0 or above.
+    fn from_value(v: i32) -> u32 {
+        v.max(0) as u32
+    }
+}
+
+/// Declares a game's search knobs once, each as `field: type = default, min..=max, bits,
+/// "name", "meaning";`, and makes from that list the knobs' spec list (`SPECS`, in
+/// declaration order), their descriptions (`describe`) and the `Knobs` struct the search
+/// reads (`Knobs::from_values`). A field's type is one of [`KnobValue`]'s.
+macro_rules! knobs {
+    ($($field:ident: $ty:ty = $default:literal, $min:literal..=$max:literal, $bits:literal, $name:literal, $meaning:literal;)*) => {
+        /// The knobs' positions in [`SPECS`] (and so in a parameter set's knob values).
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy)]
+        enum At { $($field,)* }
+
+        /// The knobs, in the order a parameter set holds them.
+        pub(super) const SPECS: [$crate::params::Spec; [$($name),*].len()] = [
+            $($crate::params::Spec::search_knob($name, $default, $min, $max, $bits),)*
+        ];
+
+        /// A knob's meaning in one line, if `name` is a knob.
+        pub fn describe(name: &str) -> Option<&'static str> {
+            match name {
+                $($name => Some($meaning),)*
+                _ => None,
+            }
+        }
+
+        /// The knobs' values, compiled for the search.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Knobs {
+            $(#[doc = $meaning] pub $field: $ty,)*
+        }
+
+        impl Knobs {
+            /// Reads the knobs from their values in [`SPECS`] order, each already checked
+            /// against its range (a parameter set's); a missing value takes its default.
+            pub(super) fn from_values(values: &[i32]) -> Knobs {
+                let value = |at: At| values.get(at as usize).copied().unwrap_or(SPECS[at as usize].default);
+                Knobs { $($field: $crate::params::KnobValue::from_value(value(At::$field)),)* }
+            }
+        }
+    };
+}
+pub(crate) use knobs;
+
 /// Checks that a spec list is coherent: unique names, defaults within bounds, bit widths of
 /// at most 32. Every game's list is tested with this.
 pub fn check_specs(specs: &[Spec]) -> Result<(), SpecError> {

@@ -15,6 +15,7 @@
 //! weights are tunable parameters.
 
 use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
+use super::knobs::{self, Knobs};
 use crate::params::{Params, Spec};
 
 /// The game name in weight files.
@@ -24,7 +25,7 @@ pub const GAME: &str = "amazons";
 /// weight set is then a random direction, not a reshuffle of good ones); the tie value k in
 /// hundredths of a point; the UCT constant in hundredths. The `search_*` knobs keep their
 /// defaults unless a configuration names them.
-static SPECS: [Spec; 27] = [
+const WEIGHTS: [Spec; 19] = [
     Spec::weight("opening_t1", 25, -100, 100, 8),
     Spec::weight("opening_t2", 18, -100, 100, 8),
     Spec::weight("opening_c1", 25, -100, 100, 8),
@@ -44,15 +45,11 @@ static SPECS: [Spec; 27] = [
     Spec::weight("opening_until", 14, 5, 40, 6),
     Spec::weight("middle_until", 36, 10, 80, 7),
     Spec::weight("uct_c", 6, 5, 200, 8),
-    Spec::search_knob("search_alphabeta", 0, 0, 1, 1),
-    Spec::search_knob("search_playout_plies", 0, 0, 20, 5),
-    Spec::search_knob("search_playout_scale", 30, 0, 200, 8),
-    Spec::search_knob("search_expand_after", 40, 1, 200, 8),
-    Spec::search_knob("search_widen_every", 10, 1, 100, 7),
-    Spec::search_knob("search_root_by_eval", 1, 0, 1, 1),
-    Spec::search_knob("search_final_by_mean", 0, 0, 1, 1),
-    Spec::search_knob("search_tree_reuse", 0, 0, 1, 1),
 ];
+
+/// The evaluation's weights followed by the search's knobs.
+static SPECS: std::sync::LazyLock<Vec<Spec>> =
+    std::sync::LazyLock::new(|| WEIGHTS.iter().chain(&knobs::SPECS).copied().collect());
 
 /// Every tunable parameter of the Amazons evaluation and search.
 pub fn specs() -> &'static [Spec] {
@@ -78,15 +75,7 @@ pub fn describe(name: &str) -> String {
             "opening_until" => "moves played before the opening phase ends".into(),
             "middle_until" => "moves played before the middle phase ends".into(),
             "uct_c" => "UCB1 exploration constant (hundredths)".into(),
-            "search_alphabeta" => "search: 1 plays alpha-beta (iterative deepening over the ordered candidates) instead of UCT".into(),
-            "search_playout_plies" => "search: random plies of a UCT playout before the evaluation scores it".into(),
-            "search_playout_scale" => "search: a playout scores sigmoid(evaluation / this), in tenths of a point; 0 scores only its sign".into(),
-            "search_expand_after" => "search: visits before a UCT node (other than the root) grows children".into(),
-            "search_root_by_eval" => "search: 1 orders UCT's root moves by the evaluation after them (the best 400 of all legal moves), 0 by the cheap ordering as below the root".into(),
-            "search_final_by_mean" => "search: 1 plays the root child with the best mean result among those visited at least search_expand_after times (the seed's rule), 0 the most visited one".into(),
-            "search_tree_reuse" => "search: 1 keeps UCT's tree between a game's moves (the subtree under the opponent's reply becomes the next root), 0 starts every search afresh".into(),
-            "search_widen_every" => "search: a UCT node allows one more child every this many visits (progressive widening)".into(),
-            other => other.to_string(),
+            other => knobs::describe(other).unwrap_or(other).to_string(),
         },
     }
 }
@@ -110,24 +99,6 @@ pub struct Weights {
     pub knobs: Knobs,
 }
 
-/// The search settings a weight set carries (the `search_*` parameters).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Knobs {
-    /// Alpha-beta instead of UCT.
-    pub alphabeta: bool,
-    pub playout_plies: u32,
-    /// Points of evaluation per unit of the playout's sigmoid; 0: the sign alone.
-    pub playout_scale: f64,
-    pub expand_after: u32,
-    pub widen_every: u32,
-    /// UCT's root moves ordered by the evaluation after them.
-    pub root_by_eval: bool,
-    /// UCT plays the root child with the best mean, not the most visited one.
-    pub final_by_mean: bool,
-    /// UCT keeps its tree from one move of a game to the next.
-    pub tree_reuse: bool,
-}
-
 impl Weights {
     pub fn new(params: &Params) -> Weights {
         assert!(
@@ -146,16 +117,7 @@ impl Weights {
             opening_until: ints[16] as u32,
             middle_until: (ints[17] as u32).max(ints[16] as u32),
             uct_c: v[18],
-            knobs: Knobs {
-                alphabeta: ints[19] != 0,
-                playout_plies: ints[20] as u32,
-                playout_scale: ints[21] as f64 / 10.0,
-                expand_after: ints[22] as u32,
-                widen_every: ints[23] as u32,
-                root_by_eval: ints[24] != 0,
-                final_by_mean: ints[25] != 0,
-                tree_reuse: ints[26] != 0,
-            },
+            knobs: Knobs::from_values(&ints[WEIGHTS.len()..]),
         }
     }
 

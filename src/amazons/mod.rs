@@ -3,6 +3,7 @@
 mod board;
 pub mod eval;
 pub mod game;
+pub mod knobs;
 pub mod search;
 
 pub use board::{perft, queen_reach, AmazonsError, Board, Move, Side, START_FEN};

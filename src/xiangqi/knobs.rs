@@ -2,7 +2,7 @@
 //! time budget), declared as tunable parameters beside the evaluation's: they stay at their
 //! defaults unless a tuner names them (`all` in a run configuration means the evaluation).
 //!
-//! Each knob is declared once, in the [`knobs!`] list below: its name in weight files and
+//! Each knob is declared once, in the [`knobs!`](crate::params::knobs) list below: its name in weight files and
 //! engine options, its field and type, its default, range, bits and meaning. The spec list,
 //! the descriptions and the [`Knobs`] struct are made from that list. A switch is a `bool`
 //! (0 or 1 in weight files).
@@ -11,69 +11,7 @@
 //! before that still load when they give such a knob the value whose behaviour stayed
 //! ([`RETIRED`]). What each was and how it lost is in `docs/engine.md`.
 
-use crate::params::{Retired, Spec};
-
-/// How a knob's integer value (already checked against its range) becomes its field.
-trait FromValue {
-    fn from_value(v: i32) -> Self;
-}
-
-impl FromValue for i32 {
-    fn from_value(v: i32) -> i32 {
-        v
-    }
-}
-
-impl FromValue for bool {
-    fn from_value(v: i32) -> bool {
-        v != 0
-    }
-}
-
-impl FromValue for u32 {
-    /// Only for knobs whose range starts above zero.
-    fn from_value(v: i32) -> u32 {
-        v.max(1) as u32
-    }
-}
-
-/// Declares the knobs: `field: type = default, min..=max, bits, "name", "meaning";` each.
-macro_rules! knobs {
-    ($($field:ident: $ty:ty = $default:literal, $min:literal..=$max:literal, $bits:literal, $name:literal, $meaning:literal;)*) => {
-        /// The knobs' positions in [`SPECS`] (and so in a parameter set's knob values).
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy)]
-        enum At { $($field,)* }
-
-        /// The knobs, in the order a parameter set holds them.
-        pub(super) const SPECS: [Spec; [$($name),*].len()] = [
-            $(Spec::search_knob($name, $default, $min, $max, $bits),)*
-        ];
-
-        /// A knob's meaning in one line, if `name` is a knob.
-        pub fn describe(name: &str) -> Option<&'static str> {
-            match name {
-                $($name => Some($meaning),)*
-                _ => None,
-            }
-        }
-
-        /// The knobs' values, compiled for the search.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct Knobs {
-            $(#[doc = $meaning] pub $field: $ty,)*
-        }
-
-        impl Knobs {
-            /// Reads the knobs from their values in [`SPECS`] order, each already checked
-            /// against its range (a parameter set's); a missing value takes its default.
-            pub(super) fn from_values(values: &[i32]) -> Knobs {
-                let value = |at: At| values.get(at as usize).copied().unwrap_or(SPECS[at as usize].default);
-                Knobs { $($field: FromValue::from_value(value(At::$field)),)* }
-            }
-        }
-    };
-}
+use crate::params::{knobs, Retired};
 
 knobs! {
     rfp_margin: i32 = 91, 20..=300, 7, "search_rfp_margin",
