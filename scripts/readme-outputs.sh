@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Replays the README's outputs that move with the engine's defaults (after a change that alters
+# Replays the outputs of the README and docs/ that move with the engine's defaults (after a change that alters
 # `qitune bench`), each into OUT/NAME.txt, for pasting back: the first run and its check at
 # 2,000 nodes, the GA run from random weights with its export and round robin, the outside
 # run's first step beside the embedded one's, `bench`, the engine transcript and the match

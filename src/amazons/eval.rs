@@ -11,7 +11,7 @@
 //!
 //! The weights that combine them depend on the phase (moves played). The widely used table for
 //! turns 1-15, 16-35 and 36 on was the hand-set default (`examples/amazons-hand-set.json`);
-//! the built-in weights are what `configs/amazons-spsa.json` made of it (README, Amazons). All
+//! the built-in weights are what `configs/amazons-spsa.json` made of it (docs/amazons.md). All
 //! weights are tunable parameters.
 
 use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn the_example_weight_files_stay_loadable() {
-        // The hand-set start of the tuning run and the searches the README compares UCT with.
+        // The hand-set start of the tuning run and the searches docs/amazons.md compares UCT with.
         let load = |name: &str| {
             let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
             Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs(), &[]).unwrap())

@@ -25,7 +25,7 @@ pub struct UctConfig {
     pub widen_every: u32,
     /// Plies of random play before a playout is scored by the evaluation. The seed says 6-10;
     /// 0 (the leaf scored at once) measured as strong on a clock and far stronger at a fixed
-    /// number of playouts, and it makes the weights matter more (README, Amazons strength).
+    /// number of playouts, and it makes the weights matter more (docs/amazons.md, Amazons strength).
     pub playout_plies: u32,
     /// A playout scores sigmoid(evaluation / this); 0 scores the evaluation's sign.
     pub playout_scale: f64,
