@@ -76,6 +76,6 @@ describe base '"engine"' '"Hash": 16' >"$dir/base.json"
 
 seed=$(($(printf '%s' "$name" | cksum | cut -d' ' -f1) % 1000))
 exec target/release/qitune match --a "$dir/candidate.json" --b "$dir/base.json" \
-    --tc "${TC:-2+0.02}" --sprt "${BOUNDS:-0,10}" --games "${MAX_GAMES:-20000}" \
+    --tc "${TC:-2+0.02}" --sprt="${BOUNDS:-0,10}" --games "${MAX_GAMES:-20000}" \
     --positions positions/xiangqi-middlegames.epd --order random --seed "$seed" \
     --threads "${GAMES_AT_ONCE:-2}" --pgn "$dir/games.pgn" --json "$dir/result.json" "${go_on[@]}"
