@@ -47,6 +47,11 @@ done
 # The engine would only refuse a bad weight file at the first game: check it now.
 [[ -z $weights ]] || target/release/qitune bench --weights "$weights" >/dev/null
 dir=experiments/sprt/$name
+# A decided test is a record, whether or not its games are still kept beside it.
+if grep -qs '"decision": "H' "$dir/result.json"; then
+    echo "$name: decided ($(grep -o '"decision": "H[01]"' "$dir/result.json")); the record is $dir/result.json"
+    exit 0
+fi
 mkdir -p "$dir"
 # The base is the engine at its defaults, so a test goes on only while they stay what they
 # were when it began: the folder records their bench count (the behaviour's checksum).
