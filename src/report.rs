@@ -364,7 +364,7 @@ fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
                     color: BLUE,
                     points: points.clone(),
                 };
-                line_chart(name, (640, 300), &[line], None)
+                chart_unless_constant(name, &[line])
             })
             .collect();
     }
@@ -393,9 +393,27 @@ fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
                     }
                 })
                 .collect();
-            line_chart(chart.title, (640, 300), &lines, None)
+            chart_unless_constant(chart.title, &lines)
         })
         .collect()
+}
+
+/// The chart of `lines`, or where every line holds one value at every step (the games a
+/// step, say) a sentence that says so: a flat line on a magnified axis shows nothing.
+fn chart_unless_constant(title: &str, lines: &[Series]) -> Result<String, ReportError> {
+    let flat = |s: &Series| s.points.len() > 1 && s.points.iter().all(|&(_, y)| y == s.points[0].1);
+    if lines.is_empty() || !lines.iter().all(flat) {
+        return line_chart(title, (640, 300), lines, None);
+    }
+    let values: Vec<String> = lines
+        .iter()
+        .map(|s| format!("{} {}", escape(&s.name), s.points[0].1))
+        .collect();
+    Ok(format!(
+        "<p class=\"constant\">{}: {} at every step.</p>",
+        escape(title),
+        values.join(", ")
+    ))
 }
 
 /// `word` with a capital first letter.
@@ -864,6 +882,26 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_constant_column_is_a_sentence_not_a_chart() {
+        let series = |name: &str, ys: &[f64]| Series {
+            name: name.into(),
+            color: BLUE,
+            points: ys.iter().enumerate().map(|(i, &y)| (i as f64 + 1.0, y)).collect(),
+        };
+        let flat = chart_unless_constant("Games a step", &[series("games", &[480.0, 480.0, 480.0])]).unwrap();
+        assert!(
+            flat.contains("games 480 at every step") && !flat.contains("<svg"),
+            "{flat}"
+        );
+        let moving = chart_unless_constant("Elo", &[series("elo", &[1.0, 5.0])]).unwrap();
+        assert!(moving.starts_with("<svg"), "{moving}");
+        // One point is no run of constants yet: it is drawn.
+        assert!(chart_unless_constant("Elo", &[series("elo", &[3.0])])
+            .unwrap()
+            .starts_with("<svg"));
+    }
 
     #[test]
     fn piece_square_names_give_their_points() {

@@ -294,6 +294,10 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
             "--quiet",
             "--config",
             "configs/xiangqi-ga-random.json",
+            "--generations",
+            "6",
+            "--threads",
+            "1",
             "--runs",
         ])
         .arg(&dir)
@@ -314,6 +318,12 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
                 "{bin} tune --config configs/xiangqi-ga-random.json --resume --runs"
             )),
         "the command to go on with, as qitune was started: {err}"
+    );
+    // With the session's own flags: without --generations it would go on to the
+    // configuration's target instead.
+    assert!(
+        err.contains(" --generations 6 --threads 1 --quiet"),
+        "the session's flags: {err}"
     );
     // The log says so too, and the run is no longer marked as running.
     let log = std::fs::read_to_string(dir.join("xiangqi-ga-random/run.log")).unwrap();

@@ -819,11 +819,11 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
     export_within(stage_1)
         .failure()
         .stderr(predicates::str::contains(format!(
-            "finished no generation within {stage_1} tuning games"
+            "finished no step within {stage_1} tuning games"
         )));
     export_within(stage_1 + stage_2[0])
         .success()
-        .stdout(predicates::str::contains("generation 1 champion"));
+        .stdout(predicates::str::contains("step 1 champion"));
     // A run in stages exists once, sets generations per stage, and keeps its keys in place.
     tune_cmd(&config, &whole)
         .assert()

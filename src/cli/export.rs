@@ -50,6 +50,9 @@ pub fn run(mut args: Args) -> Result<()> {
             args.run.display()
         );
     }
+    let config_path = args.run.join("config.json");
+    let config: Config = read_json(&config_path)?;
+    let unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
     let budget = match (args.games, args.hours) {
         (Some(n), _) => Some(Spent::Games(n)),
         (None, Some(h)) if h.is_finite() && h > 0.0 => Some(Spent::Hours(h)),
@@ -63,7 +66,7 @@ pub fn run(mut args: Args) -> Result<()> {
                 Spent::Games(n) => format!("{n} tuning games"),
                 Spent::Hours(h) => format!("{h} hours of tuning"),
             };
-            format!("{} finished no generation within {within}", args.run.display())
+            format!("{} finished no {unit} within {within}", args.run.display())
         })?,
         (None, None, true) => {
             let rows = validations(&args.run)?;
@@ -82,8 +85,6 @@ pub fn run(mut args: Args) -> Result<()> {
     let path = existing_champion(&args.run, generation)?;
     super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let config_path = args.run.join("config.json");
-    let config: Config = read_json(&config_path)?;
     // Check it loads as an engine would load it.
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let retired = subject::retired(&config);
@@ -132,9 +133,6 @@ pub fn run(mut args: Args) -> Result<()> {
             config_path.display()
         ),
     }
-    println!(
-        "generation {generation} champion written to {}",
-        args.out.display()
-    );
+    println!("{unit} {generation} champion written to {}", args.out.display());
     Ok(())
 }

@@ -81,7 +81,12 @@ fn row(r: &RunSummary) -> [String; 8] {
         r.name.clone(),
         r.method.clone(),
         r.game.clone(),
-        format!("{}/{}", r.done, r.planned),
+        // A run extended past its plan (`--resume --generations`) says so instead of N/M, N > M.
+        if r.done > r.planned {
+            format!("{} (plan {})", r.done, r.planned)
+        } else {
+            format!("{}/{}", r.done, r.planned)
+        },
         r.games.to_string(),
         best,
         state.to_string(),

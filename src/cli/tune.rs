@@ -114,19 +114,17 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
         );
     }
     let stages = plan.stages.len();
-    let mut previous: Option<PathBuf> = None;
+    // The stage before: its folder and what its method calls a step.
+    let mut previous: Option<(PathBuf, &'static str)> = None;
     for (i, mut config) in plan.stages.into_iter().enumerate() {
         let dir = parent.join(&config.name);
         // A run in stages resumes the stages it has begun and begins the others.
         let resume = args.resume && (!plan.staged || dir.exists());
         let mut start = String::new();
         if !resume {
-            if let Some(before) = &previous {
+            if let Some((before, unit)) = &previous {
                 let (generation, champion) = stage_start(before)?;
-                start = format!(
-                    ", from stage {i}'s generation {generation} ({})",
-                    champion.display()
-                );
+                start = format!(", from stage {i}'s {unit} {generation} ({})", champion.display());
                 config.base_weights = Some(champion.to_string_lossy().into_owned());
             }
         }
@@ -144,7 +142,8 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
             game: std::marker::PhantomData,
         };
         with_method(&method, stage)??;
-        previous = Some(dir);
+        let unit = qitune::tune::methods::info(&method).map_or("step", |m| m.unit);
+        previous = Some((dir, unit));
     }
     Ok(())
 }
@@ -254,7 +253,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     lines_out(&header);
     if run.config.validation.is_some() {
         lines_out(&format!(
-            "report: {} (rewritten after every validation while the run goes)",
+            "report: {} (written after the first step, then after every validation)",
             report_path.display()
         ));
     }
@@ -264,6 +263,19 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     }
     if let Some(name) = &args.name {
         again.push_str(&format!(" --name {name}"));
+    }
+    // The session's own flags, so that the hint goes on as this session would have.
+    if let Some(generations) = args.generations {
+        again.push_str(&format!(" --generations {generations}"));
+    }
+    if let Some(threads) = args.threads {
+        again.push_str(&format!(" --threads {threads}"));
+    }
+    if args.quiet {
+        again.push_str(" --quiet");
+    }
+    if args.jsonl {
+        again.push_str(" --jsonl");
     }
     let log_path = run.dir.join("run.log");
     let turn = super::interrupt::exit_with(
@@ -289,6 +301,8 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         log_line(&header)?;
     }
     let started = std::time::Instant::now();
+    // The report is there from the session's first step on, then follows the validations.
+    let mut reported = false;
     while run.generation() < target {
         step_bar.reset();
         step_bar.set_length(games as u64);
@@ -309,6 +323,9 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         let mut lines = vec![run.method().line(&report.stats)];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
+        }
+        if report.validation.is_some() || !reported {
+            reported = true;
             // The report follows the run: a failure to draw it loses nothing of the run.
             if let Err(e) = qitune::report::write(&run.dir, None) {
                 lines.push(format!("  warning: no report: {e}"));
@@ -359,7 +376,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     }
     if let Some(best) = best_validation(&validations) {
         summary.push(format!(
-            "best validated: generation {} ({}); export it with: {} export --run {} --best --out FILE",
+            "best validated: {unit} {} ({}); export it with: {} export --run {} --best --out FILE",
             best.generation,
             validation_text(best),
             super::me(),
