@@ -10,7 +10,8 @@ use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The shipped configurations, by file name under `configs/`.
+/// The configurations whose runs are pinned, by file name under `configs/` (the shipped ones)
+/// or `experiments/configs/` (the research ones).
 const SHIPPED: [&str; 10] = [
     "xiangqi-quick",
     "xiangqi-ga-random",
@@ -71,11 +72,18 @@ fn shrink(c: &mut serde_json::Map<String, Value>, amazons: bool) {
     }
 }
 
-/// The shrunk copy of `configs/NAME.json` in `dir`, its paths made absolute.
+/// The shrunk copy of `configs/NAME.json` (or `experiments/configs/NAME.json`) in `dir`, its
+/// paths made absolute.
 fn shrunk(name: &str, dir: &Path) -> PathBuf {
-    let configs = repo().join("configs");
-    let text = std::fs::read_to_string(configs.join(format!("{name}.json"))).unwrap();
-    let text = text.replace("\"../", &format!("\"{}/", repo().display()));
+    let file = format!("{name}.json");
+    let shipped = repo().join("configs").join(&file);
+    let (path, up) = if shipped.exists() {
+        (shipped, "\"../")
+    } else {
+        (repo().join("experiments/configs").join(&file), "\"../../")
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text.replace(up, &format!("\"{}/", repo().display()));
     let mut config: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
     let amazons = config.get("game").and_then(Value::as_str) == Some("amazons");
     shrink(&mut config, amazons);
