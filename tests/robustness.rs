@@ -356,3 +356,36 @@ fn configuration_mistakes_name_the_key_and_the_line() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Hash tables the machine cannot hold (two engines a game, a game a thread) are refused by
+/// name before any game starts, instead of the process dying of them mid-match.
+#[test]
+fn hash_tables_the_machine_cannot_hold_are_refused_before_any_game() {
+    let out = qitune()
+        .args([
+            "match",
+            "--a",
+            "default",
+            "--b",
+            "material",
+            "--games",
+            "2048",
+            "--nodes",
+            "50",
+            "--threads",
+            "1024",
+            "--hash",
+            "4096",
+        ])
+        .assert()
+        .failure()
+        .code(1);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(
+            "--hash 4096 with --threads 1024: 1024 games at once of two engines each need 8388608 MiB"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+}

@@ -204,6 +204,17 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Each game in flight holds two tables of --hash MiB: refuse what the machine cannot hold
+    // before a game starts, rather than die of it in the middle.
+    if let (Some(mb), Some(available)) = (args.hash, available_mib()) {
+        let needed = 2 * mb as u64 * threads.min(args.games) as u64;
+        if needed > available {
+            bail!(
+                "--hash {mb} with --threads {threads}: {} games at once of two engines each need {needed} MiB of hash tables, and this machine has {available} MiB available; give a smaller --hash or fewer --threads",
+                threads.min(args.games)
+            );
+        }
+    }
     let sprt = match &args.sprt {
         Some(t) => {
             let v: Vec<f64> = numbers("--sprt", t, 2, "ELO0,ELO1 (e.g. 0,10)")?;
@@ -735,4 +746,12 @@ fn elo_line(wdl: &Wdl) -> String {
         (None, _) if wdl.score() >= 1.0 => "Elo difference: unbounded (every game won)".to_string(),
         (None, _) => "Elo difference: unbounded (every game lost)".to_string(),
     }
+}
+
+/// The memory the system can still give, in MiB (Linux's MemAvailable), if it says.
+fn available_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }

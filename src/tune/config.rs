@@ -28,6 +28,11 @@ pub(crate) fn memory_limit() -> u64 {
 /// beyond what tuning games use, and small enough that a generation always ends.
 pub const MAX_NODES: u64 = 100_000_000;
 
+/// The most steps a run may plan (a GA generation, an SPSA step): far past any run that
+/// ends, and small enough that every count derived from it (iterations, games, gains)
+/// stays exact.
+pub const MAX_GENERATIONS: usize = 10_000_000;
+
 /// A tuning run's configuration: what every method shares, and the method's own keys.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -190,8 +195,11 @@ impl Config {
         if crate::games::specs_for(&self.game).is_none() {
             return Err(ConfigError::UnknownGame(self.game.clone()));
         }
-        if self.generations == 0 {
-            return Err(ConfigError::Invalid("generations must be at least 1".to_string()));
+        if !(1..=MAX_GENERATIONS).contains(&self.generations) {
+            return Err(ConfigError::Invalid(format!(
+                "generations = {} must be from 1 to {MAX_GENERATIONS}",
+                self.generations
+            )));
         }
         if self.max_plies == 0 {
             return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
@@ -632,7 +640,10 @@ mod tests {
                 increment: std::time::Duration::from_millis(20)
             }
         );
-        assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("at least 1"));
+        assert!(bad(r#""generations":3"#, r#""generations":0"#).contains("must be from 1 to 10000000"));
+        // A count no run reaches, which SPSA's schedule would multiply past 64 bits.
+        assert!(bad(r#""generations":3"#, r#""generations":4611686018427387904"#)
+            .contains("generations = 4611686018427387904 must be from 1 to 10000000"));
         assert!(bad(r#""seed":1,"#, "").contains("missing field `seed`"));
         // Held-out positions must be ones no tuning game uses.
         let with_validation =

@@ -142,6 +142,20 @@ mod tests {
         assert!(bad(r#""seed":1"#, r#""seed":1,"method":"spsa""#)
             .contains("groups: a key of method ga, not of spsa"));
         assert!(bad(r#""groups":2"#, r#""groups":"2""#).contains("groups: invalid type: string"));
+        // Real genes told apart by rounded values: a 0..1 switch cannot make 8 distinct players,
+        // and breeding would look for a ninth value forever.
+        assert!(bad(
+            r#""evolve":["rook"]"#,
+            r#""evolve":["search_qs_last_move"],"genes":"real","unique":true"#
+        )
+        .contains(
+            "unique: the evolved parameters take only 2 different values together, fewer than population = 8"
+        ));
+        assert!(checked(&GA.replace(
+            r#""evolve":["rook"]"#,
+            r#""evolve":["rook"],"genes":"real","unique":true"#
+        ))
+        .is_ok());
         // Defaults are filled in: what a run saves and a resume compares.
         let ga = checked(GA).unwrap();
         assert_eq!(ga.settings["openings_per_pair"], 1);

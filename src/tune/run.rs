@@ -371,10 +371,11 @@ impl<G: Game, M: Method> Run<G, M> {
 
     /// Sets how many generations the run should reach this time (`--generations`).
     pub fn set_generations(&mut self, generations: usize) -> Result<(), RunError> {
-        if generations == 0 {
-            return Err(RunError::Config(ConfigError::Invalid(
-                "--generations must be at least 1".to_string(),
-            )));
+        if !(1..=super::config::MAX_GENERATIONS).contains(&generations) {
+            return Err(RunError::Config(ConfigError::Invalid(format!(
+                "--generations {generations} must be from 1 to {}",
+                super::config::MAX_GENERATIONS
+            ))));
         }
         // Only this session's target: the saved configuration stays the one the run began with.
         self.config.generations = generations;

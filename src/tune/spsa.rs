@@ -278,7 +278,9 @@ impl Method for Spsa {
 
     fn new(s: SpsaSettings, setup: &Setup) -> Result<Spsa, RunError> {
         let config = Spsa::settings(&s)?.clone();
-        let total = (setup.planned * config.iterations) as u64;
+        // Both factors are bounded by validation (generations and iterations), so the
+        // product of two u64s of at most 10^7 and 10^6 is exact.
+        let total = setup.planned as u64 * config.iterations as u64;
         let schedule = Schedule::new(&config, setup.specs, setup.tuned, total)?;
         Ok(Spsa { config, schedule })
     }
@@ -398,7 +400,7 @@ impl Method for Spsa {
 impl Spsa {
     /// The first iteration (1-based) of a step.
     fn first(&self, step: &Step) -> u64 {
-        ((step.number - 1) * self.config.iterations) as u64 + 1
+        (step.number as u64 - 1) * self.config.iterations as u64 + 1
     }
 }
 

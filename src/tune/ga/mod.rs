@@ -405,6 +405,19 @@ impl Method for Ga {
                 s.population
             ));
         }
+        // Real genes are told apart by their rounded values: a child could never be made to
+        // differ from the others where the values cannot make a population of distinct ones.
+        if s.unique && s.genes == Genes::Real {
+            let distinct = config.evolved(specs)?.iter().fold(1usize, |n, &i| {
+                n.saturating_mul((i64::from(specs[i].max) - i64::from(specs[i].min) + 1) as usize)
+            });
+            if distinct < s.population {
+                return invalid(format!(
+                    "unique: the evolved parameters take only {distinct} different values together, fewer than population = {}",
+                    s.population
+                ));
+            }
+        }
         Ok(())
     }
 
