@@ -1,6 +1,6 @@
 //! Tuning-run configurations (JSON), validated before any work starts.
 
-use crate::game::Budget;
+use crate::game::{Budget, OutsideEngine};
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -69,10 +69,10 @@ pub struct Config {
     pub validation: Option<Validation>,
     /// An outside engine to tune instead of the game's own ([`super::subject`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine: Option<super::subject::EngineRef>,
+    pub engine: Option<EngineRef>,
     /// The outside engine's spin options the run tunes: its parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<super::subject::OptionEntry>,
+    pub options: Vec<OptionEntry>,
     /// Every other key: the method's own settings, which the method reads and checks.
     #[serde(flatten)]
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -518,6 +518,40 @@ pub fn resolve(base_dir: &Path, path: &str) -> PathBuf {
     } else {
         p
     }
+}
+
+/// A configuration's `engine`: an engine description, or where to read one (`uci:COMMAND`,
+/// `ucci:COMMAND`, or an engine description file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EngineRef {
+    Named(String),
+    Described(OutsideEngine),
+}
+
+/// A tuned option as a configuration names it: by name alone (the engine's default and
+/// range), or with any of its default, range and bits set. A saved configuration has them all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OptionEntry {
+    Name(String),
+    Set(TunedOption),
+}
+
+/// A tuned option with what the configuration sets of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TunedOption {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i32>,
+    /// Genes of the option's value in a GA chromosome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bits: Option<u32>,
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! resumed run is the same run.
 
 use super::config::{Config, ConfigError, Init};
-use super::folder::RunError;
+use super::error::RunError;
 use crate::arena::{Fixture, Runner};
 use crate::game::{Budget, Game, GameRecord};
 use crate::params::{Params, Spec};

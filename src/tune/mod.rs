@@ -3,6 +3,7 @@
 //! each in a file of its own and listed once in [`methods`].
 
 pub mod config;
+pub mod error;
 pub mod es;
 pub mod folder;
 pub mod ga;

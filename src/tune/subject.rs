@@ -6,50 +6,16 @@
 //! on the game's own parameters; a player is then the engine with its `setoption` values.
 
 use super::config::{resolve, Config, ConfigError};
+pub use super::config::{EngineRef, OptionEntry, TunedOption};
 use crate::arena::outside::{self, EngineOption, OptionKind, Process};
 use crate::game::{Agent, Budget, Game, OutsideEngine, Player};
 use crate::params::{Params, Spec};
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// The most bits an option's value is given in a chromosome when the configuration does not
 /// say: finer steps than 1/65536 of a range are noise to any tuner.
 const MAX_BITS: u32 = 16;
-
-/// A configuration's `engine`: an engine description, or where to read one (`uci:COMMAND`,
-/// `ucci:COMMAND`, or an engine description file).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum EngineRef {
-    Named(String),
-    Described(OutsideEngine),
-}
-
-/// A tuned option as a configuration names it: by name alone (the engine's default and
-/// range), or with any of its default, range and bits set. A saved configuration has them all.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum OptionEntry {
-    Name(String),
-    Set(TunedOption),
-}
-
-/// A tuned option with what the configuration sets of it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TunedOption {
-    pub name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<i32>,
-    /// Genes of the option's value in a GA chromosome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bits: Option<u32>,
-}
 
 impl OptionEntry {
     fn option(&self) -> TunedOption {

@@ -9,6 +9,9 @@ use super::moves::Move;
 use super::types::{Color, Piece, Role, Square};
 use super::zobrist;
 
+/// The standard start position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
 /// A Xiangqi position.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Board {
@@ -49,7 +52,7 @@ impl Undo {
 impl Board {
     /// The standard start position.
     pub fn startpos() -> Board {
-        Board::from_fen(super::fen::START_FEN).expect("the start FEN is valid")
+        Board::from_fen(START_FEN).expect("the start FEN is valid")
     }
 
     /// An empty board with Red to move; used by the FEN reader before validation.

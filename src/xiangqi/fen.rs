@@ -7,11 +7,10 @@
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::Board;
+#[cfg(test)]
+use super::board::START_FEN;
 use super::types::{Color, File, Piece, Rank, Role, Square};
 use std::fmt::Write;
-
-/// The standard start position.
-pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
 /// Why a FEN could not be read, or why the position it describes is impossible.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -23,8 +23,8 @@ mod types;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BOARD_MASK};
-pub use board::{Board, Undo};
-pub use fen::{FenError, START_FEN};
+pub use board::{Board, Undo, START_FEN};
+pub use fen::FenError;
 pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
 pub use rules::{examine_cycle, CycleReport, Outcome, Ply, Termination, Xiangqi, NO_CAPTURE_LIMIT};
 pub use types::{Color, File, Piece, Rank, Role, Square};

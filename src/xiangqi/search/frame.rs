@@ -1,10 +1,14 @@
 //! The per-ply frame: what the search keeps for one ply of its current path (Stockfish's
 //! search stack).
 
-use super::history::LastMove;
 use crate::xiangqi::eval::Psq;
 use crate::xiangqi::moves::{Move, MAX_MOVES};
 use crate::xiangqi::score::MAX_PLY;
+use crate::xiangqi::types::{Piece, Square};
+
+/// The opponent's last move as the continuation history indexes it: its piece and its
+/// destination, one of 14 x 90.
+pub type LastMove = Option<(Piece, Square)>;
 
 /// What the search keeps for one ply of the current path.
 #[derive(Clone)]

@@ -2,7 +2,8 @@
 //! opponent's last move (continuation history), and how a cut-off teaches them. Both learn
 //! with gravity, so that recent cut-offs weigh more than old ones.
 
-use super::movepick::key_move;
+pub(super) use super::frame::LastMove;
+use super::keys::key_move;
 use super::Searcher;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::moves::Move;
@@ -64,10 +65,6 @@ impl Default for History {
 /// the answer to the opponent's last move (its piece and destination). Two bytes an entry
 /// keep the table small enough to clear for every game.
 pub struct ContinuationHistory(Box<[i16]>);
-
-/// The opponent's last move as the continuation history indexes it: its piece and its
-/// destination, one of 14 x 90.
-pub type LastMove = Option<(Piece, Square)>;
 
 const ROW: usize = 14 * Square::COUNT;
 

@@ -1,7 +1,7 @@
 //! Iterative deepening with aspiration windows: the search's outer loop, its progress
 //! reports and its result.
 
-use super::node::Root;
+use super::kind::Root;
 use super::Searcher;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::eval::Score;

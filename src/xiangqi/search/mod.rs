@@ -3,7 +3,8 @@
 //! One concept a file:
 //! - [`limits`]: what bounds a search (depth, nodes, the clock, `stop`) and the node count;
 //! - [`iterate`]: iterative deepening with aspiration windows, and the result;
-//! - [`node`]: the alpha-beta node, generic over its kind (root, PV, non-PV), with its entry
+//! - [`kind`]: a node's kind (root, PV, non-PV) as marker types, and where a node stands;
+//! - [`node`]: the alpha-beta node, generic over its kind, with its entry
 //!   (repetitions, mate distance, check extension), the table, the move loop with principal
 //!   variation search, and the store;
 //! - [`prune`]: the prunings before the move loop (reverse futility, razoring, null move,
@@ -13,7 +14,8 @@
 //! - [`quiesce`]: the quiescence search on captures and check evasions;
 //! - [`evaluate`]: the static evaluation as the search sees it (cached, scaled, bounded by
 //!   the material estimate), and [`correction`], what searches found it off by;
-//! - [`movepick`]: the move picker that hands out a node's moves in stages (seed 001);
+//! - [`movepick`]: the move picker that hands out a node's moves in stages (seed 001), by
+//!   the ordering [`keys`] it scores them into;
 //! - [`history`]: the history tables; [`frame`]: what the search keeps per ply.
 //!
 //! The search's settings are [`Knobs`] (`qitune params` lists them). Nothing here
@@ -25,6 +27,8 @@ mod evaluate;
 mod frame;
 mod history;
 mod iterate;
+mod keys;
+mod kind;
 mod limits;
 mod movepick;
 mod node;

@@ -2,6 +2,7 @@
 //! principal variation search over the moves a [`MovePicker`] hands out.
 
 use super::history::LastMove;
+use super::kind::{At, Kind, NonPv, Pv};
 use super::movepick::MovePicker;
 use super::prune::{MovePruning, StaticEval};
 use super::Searcher;
@@ -11,50 +12,6 @@ use crate::xiangqi::moves::Move;
 use crate::xiangqi::rules::{examine_cycle, Ply, NO_CAPTURE_LIMIT};
 use crate::xiangqi::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::xiangqi::tt::{Bound, Entry};
-
-/// A node's kind, fixed at compile time so that each kind's search is its own code.
-pub(super) trait Kind {
-    /// The root: its moves are the search's root moves, it counts its node without the
-    /// checks inner nodes make, and it reports the move it finds best.
-    const ROOT: bool;
-    /// On the principal variation: searched with an open window, never pruned.
-    const PV: bool;
-    /// The kind of the node's first child searched at full depth (its others are non-PV).
-    type First: Kind;
-}
-
-/// The root node.
-pub(super) struct Root;
-/// A node on the principal variation below the root.
-pub(super) struct Pv;
-/// A node off the principal variation, searched with a null window.
-pub(super) struct NonPv;
-
-impl Kind for Root {
-    const ROOT: bool = true;
-    const PV: bool = true;
-    type First = Pv;
-}
-
-impl Kind for Pv {
-    const ROOT: bool = false;
-    const PV: bool = true;
-    type First = Pv;
-}
-
-impl Kind for NonPv {
-    const ROOT: bool = false;
-    const PV: bool = false;
-    type First = NonPv;
-}
-
-/// Where a node stands: its ply, its depth (after extension and reduction) and its beta.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct At {
-    pub ply: usize,
-    pub depth: i32,
-    pub beta: Score,
-}
 
 /// The best score and move found so far at a node, its raised alpha, and how many moves
 /// it searched.

@@ -6,8 +6,9 @@
 //! static evaluation they share is taken lazily: the material estimate and the lazy margin
 //! settle most decisions without the full evaluation.
 
-use super::movepick::{capture_terms, order_score, pick, CAPTURE_BASE};
-use super::node::{At, NonPv};
+use super::keys::{order_score, pick};
+use super::kind::{At, NonPv};
+use super::movepick::{capture_terms, CAPTURE_BASE};
 use super::reduce::late_move_reduction;
 use super::Searcher;
 use crate::xiangqi::bitboard::Bitboard;

@@ -1,7 +1,8 @@
 //! The quiescence search: captures (out of check) or every evasion (in check) until the
 //! position is quiet, standing pat on the static evaluation, with delta pruning.
 
-use super::movepick::{order_score, pick, CAPTURE_BASE};
+use super::keys::{order_score, pick};
+use super::movepick::CAPTURE_BASE;
 use super::node::moved;
 use super::prune::{check_zone, gives_check_near, has_attackers};
 use super::Searcher;

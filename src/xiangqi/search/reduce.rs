@@ -1,7 +1,7 @@
 //! Late-move reductions: how many plies shallower a late move is searched first, by a
 //! logarithmic table and the move's own adjustments.
 
-use super::node::Kind;
+use super::kind::Kind;
 use super::Searcher;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::moves::Move;
