@@ -215,3 +215,42 @@ fn written_games_read_back_with_their_tags_and_a_cut_one_is_incomplete() {
     assert!(pgn::read("e2e4 1-0\n").is_err(), "moves before any tag");
     assert!(pgn::read("[Round 1]\n").is_err(), "an unquoted value");
 }
+
+/// One game that stalls holds the others back: the results that wait for it stay within
+/// the stream's window, instead of every later game's piling up in memory.
+#[test]
+fn a_stalled_game_holds_the_stream_back_instead_of_piling_up_results() {
+    use qitune::arena::{Runner, STREAM_AHEAD};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+    let threads = 4;
+    let runner = Runner::new(threads).unwrap();
+    let stop = AtomicBool::new(false);
+    let (produced, consumed, peak) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut seen = Vec::new();
+    runner.stream(
+        0..400,
+        &stop,
+        |i| {
+            if i == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+            }
+            let waiting = produced.fetch_add(1, SeqCst) + 1 - consumed.load(SeqCst);
+            peak.fetch_max(waiting, SeqCst);
+            i
+        },
+        |i| {
+            consumed.fetch_add(1, SeqCst);
+            seen.push(i);
+            true
+        },
+    );
+    assert_eq!(seen, (0..400).collect::<Vec<_>>(), "in index order, every one");
+    // A window of a few results a thread, and the one each thread is playing.
+    let bound = 5 * threads;
+    assert!(
+        peak.load(SeqCst) <= bound,
+        "{} results waited at once, more than {bound}",
+        peak.load(SeqCst)
+    );
+    const { assert!(STREAM_AHEAD < 5, "the window the bound above counts on") };
+}

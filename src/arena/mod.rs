@@ -18,8 +18,8 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// The ply cap of every game unless a user sets another (`match --max-plies`, a run's
 /// `max_plies`): long enough that nearly every decided game ends before it.
@@ -172,10 +172,13 @@ impl Runner {
     }
 
     /// `play(i)` for `i` from `indices.start` on, each result handed to `keep` in index order
-    /// as soon as every earlier one has been: the threads take indices in order, so at most
-    /// one result per thread waits for an earlier game, and what `keep` has seen is always
-    /// the unbroken beginning of `indices`. No index starts once `stop` is set or `keep` has
-    /// returned false (the games under way finish; after a false their results are dropped).
+    /// as soon as every earlier one has been, so that what `keep` has seen is always the
+    /// unbroken beginning of `indices`. A thread starts an index only within a window of
+    /// [`STREAM_AHEAD`] results a thread past the first one `keep` still waits for: a game
+    /// that stalls holds the others back rather than letting finished results pile up, so a
+    /// stream of any length holds at most that window in memory. No index starts once
+    /// `stop` is set or `keep` has returned false (the games under way finish; after a false
+    /// their results are dropped).
     pub fn stream<T: Send>(
         &self,
         indices: Range<usize>,
@@ -184,41 +187,62 @@ impl Runner {
         keep: impl FnMut(T) -> bool + Send,
     ) {
         struct Order<T, K> {
+            /// The next index to start, and the next `keep` takes.
+            claimed: usize,
             next: usize,
             waiting: std::collections::BTreeMap<usize, T>,
             keep: K,
+            ended: bool,
         }
-        let claimed = AtomicUsize::new(indices.start);
-        let ended = AtomicBool::new(false);
+        let pool = &self.pool;
+        let window = STREAM_AHEAD * pool.current_num_threads().max(1);
         let order = Mutex::new(Order {
+            claimed: indices.start,
             next: indices.start,
             waiting: std::collections::BTreeMap::new(),
             keep,
+            ended: false,
         });
-        let worker = || {
-            while !stop.load(Ordering::Relaxed) && !ended.load(Ordering::Relaxed) {
-                let index = claimed.fetch_add(1, Ordering::Relaxed);
-                if index >= indices.end {
-                    break;
-                }
-                let result = play(index);
-                let mut order = order.lock().unwrap_or_else(|e| e.into_inner());
-                let order = &mut *order;
-                if ended.load(Ordering::Relaxed) {
-                    break;
-                }
-                order.waiting.insert(index, result);
-                while let Some(result) = order.waiting.remove(&order.next) {
-                    order.next += 1;
-                    if !(order.keep)(result) {
-                        ended.store(true, Ordering::Relaxed);
-                        break;
+        let moved = Condvar::new();
+        let lock = || order.lock().unwrap_or_else(|e| e.into_inner());
+        let worker = || loop {
+            let index = {
+                let mut o = lock();
+                loop {
+                    if o.ended || stop.load(Ordering::Relaxed) || o.claimed >= indices.end {
+                        return;
                     }
+                    if o.claimed < o.next + window {
+                        o.claimed += 1;
+                        break o.claimed - 1;
+                    }
+                    // `stop` comes from outside the lock: look at it now and then.
+                    o = moved
+                        .wait_timeout(o, std::time::Duration::from_millis(20))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
                 }
+            };
+            let result = play(index);
+            let mut o = lock();
+            if o.ended {
+                return;
+            }
+            let o = &mut *o;
+            o.waiting.insert(index, result);
+            let before = o.next;
+            while let Some(result) = o.waiting.remove(&o.next) {
+                o.next += 1;
+                if !(o.keep)(result) {
+                    o.ended = true;
+                    break;
+                }
+            }
+            if o.next != before || o.ended {
+                moved.notify_all();
             }
         };
         // Only the pool goes into the scope (a runner with an MPI cluster is not Sync).
-        let pool = &self.pool;
         pool.scope(|s| {
             for _ in 0..pool.current_num_threads() {
                 s.spawn(|_| worker());
@@ -226,6 +250,10 @@ impl Runner {
         });
     }
 }
+
+/// How many results a thread may run ahead of the first one [`Runner::stream`] still waits
+/// for.
+pub const STREAM_AHEAD: usize = 4;
 
 /// One game of a schedule: two players (indices into the schedule's players) and a start
 /// position (an index into its positions).
