@@ -26,7 +26,7 @@ pub(super) struct Frame {
     /// The move that led here, for the continuation history (none at the root or after a
     /// null move).
     pub last: LastMove,
-    /// Move-ordering keys (see [`super::movepick::order_key`]), kept here so that no node
+    /// Move-ordering keys (see [`super::keys::order_key`]), kept here so that no node
     /// clears a fresh array.
     pub keys: [i64; MAX_MOVES],
 }
