@@ -257,26 +257,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
             report_path.display()
         ));
     }
-    let mut again = format!("{} tune --config {} --resume", super::me(), args.config.display());
-    if args.runs != Path::new("runs") {
-        again.push_str(&format!(" --runs {}", args.runs.display()));
-    }
-    if let Some(name) = &args.name {
-        again.push_str(&format!(" --name {name}"));
-    }
-    // The session's own flags, so that the hint goes on as this session would have.
-    if let Some(generations) = args.generations {
-        again.push_str(&format!(" --generations {generations}"));
-    }
-    if let Some(threads) = args.threads {
-        again.push_str(&format!(" --threads {threads}"));
-    }
-    if args.quiet {
-        again.push_str(" --quiet");
-    }
-    if args.jsonl {
-        again.push_str(" --jsonl");
-    }
+    let again = resume_hint(args);
     let log_path = run.dir.join("run.log");
     let turn = super::interrupt::exit_with(
         format!(
@@ -454,4 +435,30 @@ fn validation_text(v: &ValidationRow) -> String {
         v.losses,
         100.0 * v.los
     )
+}
+
+/// The command that goes on with this run as this session would have: the configuration,
+/// where the run lives, and the session's own flags (without `--generations` a short
+/// session would go on to the configuration's whole plan).
+fn resume_hint(args: &Args) -> String {
+    let mut again = format!("{} tune --config {} --resume", super::me(), args.config.display());
+    if args.runs != Path::new("runs") {
+        again.push_str(&format!(" --runs {}", args.runs.display()));
+    }
+    if let Some(name) = &args.name {
+        again.push_str(&format!(" --name {name}"));
+    }
+    if let Some(generations) = args.generations {
+        again.push_str(&format!(" --generations {generations}"));
+    }
+    if let Some(threads) = args.threads {
+        again.push_str(&format!(" --threads {threads}"));
+    }
+    if args.quiet {
+        again.push_str(" --quiet");
+    }
+    if args.jsonl {
+        again.push_str(" --jsonl");
+    }
+    again
 }

@@ -221,7 +221,7 @@ impl<G: Game, M: Method> Run<G, M> {
         settings: M::Settings,
         state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
     ) -> Result<Self, RunError> {
-        let (specs, retired) = (subject.specs(), subject.retired::<G>());
+        let (specs, retired) = (subject.specs(), super::subject::retired(&config));
         let tuned = config.evolved(specs)?;
         let base = match &config.base_weights {
             Some(path) => Params::load(Path::new(path), G::NAME, specs, retired)?,

@@ -67,14 +67,6 @@ impl Subject {
         self.specs
     }
 
-    /// The parameters the subject no longer has (see [`retired`]).
-    pub fn retired<G: Game>(&self) -> &'static [crate::params::Retired] {
-        match &self.engine {
-            Some(_) => &[],
-            None => G::RETIRED,
-        }
-    }
-
     /// The outside engine tuned, if the run tunes one.
     pub fn engine(&self) -> Option<&OutsideEngine> {
         self.engine.as_deref()

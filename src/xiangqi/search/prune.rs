@@ -14,7 +14,6 @@ use super::Searcher;
 use crate::xiangqi::bitboard::Bitboard;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::eval::Score;
-use crate::xiangqi::knobs::Knobs;
 use crate::xiangqi::moves::Move;
 use crate::xiangqi::score::MATE_BOUND;
 use crate::xiangqi::tt::{Bound, Entry};
@@ -267,7 +266,10 @@ impl Searcher {
             history_floor,
             futility_base,
             check_zone: check_zone(board),
-            knobs: k,
+            exact_check: k.exact_check_prune,
+            futility_margin: k.futility_margin,
+            futility_lmr_depth: k.futility_lmr_depth,
+            lmr_divisor: k.lmr_divisor,
         }
     }
 }
@@ -286,7 +288,12 @@ pub(super) struct MovePruning {
     futility_base: Score,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
     check_zone: Bitboard,
-    knobs: Knobs,
+    /// The knobs the loop's pruning reads (`search_exact_check_prune`,
+    /// `search_futility_margin`, `search_futility_lmr_depth`, `search_lmr_divisor`).
+    exact_check: bool,
+    futility_margin: i32,
+    futility_lmr_depth: i32,
+    lmr_divisor: i32,
 }
 
 impl MovePruning {
@@ -316,7 +323,7 @@ impl MovePruning {
     /// would otherwise take gives check, so the exact test saves the searches of the rest).
     #[inline]
     fn may_give_check(&self, board: &Board, mv: Move) -> bool {
-        if !self.knobs.exact_check_prune {
+        if !self.exact_check {
             touches(self.check_zone, mv)
         } else {
             gives_check_near(board, self.check_zone, mv)
@@ -331,10 +338,9 @@ impl MovePruning {
         if self.futility_base >= alpha {
             return false;
         }
-        let reduced =
-            (self.depth - 1 - late_move_reduction(self.depth, searched, self.knobs.lmr_divisor)).max(0);
-        reduced < self.knobs.futility_lmr_depth
-            && self.futility_base + self.knobs.futility_margin * (reduced + 1) <= alpha
+        let reduced = (self.depth - 1 - late_move_reduction(self.depth, searched, self.lmr_divisor)).max(0);
+        reduced < self.futility_lmr_depth
+            && self.futility_base + self.futility_margin * (reduced + 1) <= alpha
     }
 }
 
