@@ -217,7 +217,12 @@ impl Params {
 
     /// Values in spec order; out-of-range values are an error naming the parameter.
     pub fn from_values(specs: &'static [Spec], values: &[i32]) -> Result<Params, WeightFileError> {
-        assert_eq!(specs.len(), values.len(), "one value per spec");
+        if specs.len() != values.len() {
+            return Err(WeightFileError::Count {
+                expected: specs.len(),
+                found: values.len(),
+            });
+        }
         let values = specs
             .iter()
             .zip(values)
@@ -249,6 +254,18 @@ impl Params {
     /// The values in spec order.
     pub fn values(&self) -> &[i32] {
         &self.values
+    }
+
+    /// The values in spec order, provided they are values of the spec list `specs` (a game's
+    /// compiled weights read them by position, so another game's set must be refused).
+    pub fn values_of(&self, specs: &'static [Spec]) -> Result<&[i32], WeightFileError> {
+        if std::ptr::eq(self.specs, specs) {
+            Ok(&self.values)
+        } else {
+            Err(WeightFileError::OtherGame {
+                first: self.specs.first().map_or("", |s| s.name),
+            })
+        }
     }
 
     /// The index of a parameter by name.
@@ -392,6 +409,10 @@ pub enum WeightFileError {
     Format(u32),
     #[error("unknown parameter '{0}'")]
     UnknownParam(String),
+    #[error("{found} values were given for the {expected} parameters of the game")]
+    Count { expected: usize, found: usize },
+    #[error("the parameter set is another game's (its first parameter is '{first}')")]
+    OtherGame { first: &'static str },
     #[error("parameter '{name}' was removed from the engine; only {kept}, the behaviour it kept, is accepted (found {value})")]
     Retired { name: String, value: i64, kept: i32 },
     #[error("parameter '{name}' must be an integer, found {found}")]

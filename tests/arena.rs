@@ -144,7 +144,7 @@ fn records_survive_the_wire<G: Game>(players: &[&str], budget: Budget, max_plies
         .collect();
     let compiled: Vec<Player<G::Weights>> = params
         .iter()
-        .map(|p| Player::weights(G::weights(p), budget))
+        .map(|p| Player::weights(G::weights(p).unwrap(), budget))
         .collect();
     let positions: Vec<G::Board> = (0..3).map(|s| G::random_opening(s, 4)).collect();
     let fixtures: Vec<Fixture> = (0..3).flat_map(|k| Fixture::pair(k % 2, 1 - k % 2, k)).collect();

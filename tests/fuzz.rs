@@ -144,7 +144,7 @@ proptest! {
                 for (spec, &v) in specs.iter().zip(params.values()) {
                     prop_assert!(spec.min <= v && v <= spec.max, "{} = {}", spec.name, v);
                 }
-                let _ = Weights::new(&params);
+                prop_assert!(Weights::new(&params).is_ok());
             }
         }
     }
@@ -267,7 +267,7 @@ proptest! {
         script.push("isready".to_string());
         readies += 1;
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Params::defaults(qitune::xiangqi::eval::specs()));
+        let mut engine = Engine::new(sink.clone(), Params::defaults(qitune::xiangqi::eval::specs())).unwrap();
         engine.run(std::io::Cursor::new(script.join("\n") + "\n"));
         let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let answers: Vec<&str> = out

@@ -435,7 +435,7 @@ fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
         .collect();
     let embedded: Vec<Player<_>> = params
         .iter()
-        .map(|p| Player::weights(XiangqiGame::weights(p), budget))
+        .map(|p| Player::weights(XiangqiGame::weights(p).unwrap(), budget))
         .collect();
     let positions =
         qitune::arena::read_positions::<XiangqiGame>(std::path::Path::new("positions/xiangqi-train-a.epd"))

@@ -194,7 +194,7 @@ done"#
     let budget = Budget::Nodes(300);
     let players: Vec<_> = params
         .iter()
-        .map(|p| subject.player::<XiangqiGame>(p, budget))
+        .map(|p| subject.player::<XiangqiGame>(p, budget).unwrap())
         .collect();
     let fixtures: Vec<Fixture> = [(0, 1), (0, 2), (1, 2), (2, 0)]
         .into_iter()

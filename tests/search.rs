@@ -48,7 +48,7 @@ fn with_knobs(settings: &[(&str, i64)]) -> Weights {
     for &(name, value) in settings {
         p.set(name, value).unwrap();
     }
-    Weights::new(&p)
+    Weights::new(&p).unwrap()
 }
 
 fn check_mate(fen: &str, moves: u32) {
@@ -303,7 +303,7 @@ fn a_cleared_searcher_searches_as_a_fresh_one() {
         let (name, value) = setting.split_once('=').unwrap();
         params.set(name, value.parse().unwrap()).unwrap();
     }
-    let weights = Weights::new(&params);
+    let weights = Weights::new(&params).unwrap();
     // Every other position of a game from its start: the ones its engine searched.
     let mut positions = || {
         let mut game = Xiangqi::from_fen(lines.next().unwrap()).unwrap();
@@ -373,4 +373,24 @@ fn a_stopped_iteration_reports_the_move_it_plays() {
         stopped_with_a_move > 0,
         "no node limit stopped an iteration after it had found a move"
     );
+}
+
+/// The public constructors refuse what does not fit them instead of panicking: another
+/// game's parameter set, a value list of the wrong length.
+#[test]
+fn weights_of_another_game_or_the_wrong_length_are_refused() {
+    let amazons = Params::defaults(qitune::amazons::eval::specs());
+    let error = Weights::new(&amazons).unwrap_err().to_string();
+    assert!(error.contains("another game"), "{error}");
+    let xiangqi = Params::defaults(qitune::xiangqi::eval::specs());
+    assert!(qitune::amazons::eval::Weights::new(&xiangqi).is_err());
+    let error = qitune::xiangqi::protocol::Engine::new(Vec::new(), amazons)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(error.contains("another game"), "{error}");
+    let error = Params::from_values(qitune::xiangqi::eval::specs(), &[1, 2, 3])
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("3 values"), "{error}");
 }

@@ -16,7 +16,7 @@
 
 use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
 use super::knobs::{self, Knobs};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Spec, WeightFileError};
 
 /// The game name in weight files.
 pub const GAME: &str = "amazons";
@@ -100,17 +100,18 @@ pub struct Weights {
 }
 
 impl Weights {
-    pub fn new(params: &Params) -> Weights {
-        assert!(
-            std::ptr::eq(params.specs(), specs()),
-            "parameters of another game"
-        );
-        let v: Vec<f64> = params.values().iter().map(|&x| x as f64 / 100.0).collect();
+    /// Compiles a parameter set of this game (another game's set is refused).
+    pub fn new(params: &Params) -> Result<Weights, WeightFileError> {
+        params.values_of(specs()).map(Weights::compile)
+    }
+
+    /// Compiles the values of this game's spec list, in its order.
+    fn compile(ints: &[i32]) -> Weights {
+        let v: Vec<f64> = ints.iter().map(|&x| x as f64 / 100.0).collect();
         let mut terms = [[0.0; 5]; 3];
         for (p, row) in terms.iter_mut().enumerate() {
             row.copy_from_slice(&v[p * 5..p * 5 + 5]);
         }
-        let ints = params.values();
         Weights {
             terms,
             tie: v[15],
@@ -153,7 +154,7 @@ impl Weights {
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights::new(&default_params())
+        Weights::compile(default_params().values())
     }
 }
 
@@ -295,7 +296,7 @@ mod tests {
         }
         p.set("opening_until", 9).unwrap();
         p.set("middle_until", 30).unwrap();
-        let w = Weights::new(&p);
+        let w = Weights::new(&p).unwrap();
         assert_eq!(w.terms[0], [0.01, 0.02, 0.03, 0.04, 0.05]);
         assert_eq!(w.terms[2], [0.11, 0.12, 0.13, 0.14, 0.15]);
         assert_eq!((w.opening_until, w.middle_until), (9, 30));
@@ -306,7 +307,7 @@ mod tests {
         // The hand-set start of the tuning run and the searches docs/amazons.md compares UCT with.
         let load = |name: &str| {
             let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
-            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs(), &[]).unwrap())
+            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs(), &[]).unwrap()).unwrap()
         };
         assert_eq!(load("amazons-hand-set.json").terms[2][0], 0.80);
         assert!(load("amazons-alphabeta.json").knobs.alphabeta);

@@ -26,7 +26,7 @@ impl Game for AmazonsGame {
         super::eval::specs()
     }
 
-    fn weights(params: &Params) -> Weights {
+    fn weights(params: &Params) -> Result<Weights, crate::params::WeightFileError> {
         Weights::new(params)
     }
 

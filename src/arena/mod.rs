@@ -36,6 +36,8 @@ pub enum ArenaError {
     Engine(#[from] outside::DescriptionError),
     #[error(transparent)]
     Weights(#[from] crate::params::LoadError),
+    #[error(transparent)]
+    Params(#[from] crate::params::WeightFileError),
     #[error("cannot read {path}: {source}")]
     ReadPositions { path: String, source: std::io::Error },
     #[error("{path} line {line}: {message}")]
@@ -71,7 +73,7 @@ pub fn agent<G: Game>(spec: &str) -> Result<Agent<G::Weights>, ArenaError> {
 /// the path of a weight file.
 pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
     if spec == "default" {
-        return Ok(G::weights(&Params::defaults(G::specs())));
+        return Ok(G::weights(&Params::defaults(G::specs()))?);
     }
     if let Some(w) = G::named_player(spec) {
         return Ok(w);
@@ -81,7 +83,7 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
             let seed: u64 = seed.parse().map_err(|_| ArenaError::RandomSeed {
                 spec: spec.to_string(),
             })?;
-            Ok(random_weights::<G>(seed))
+            Ok(random_weights::<G>(seed)?)
         }
         None if !Path::new(spec).exists() => {
             let names: Vec<&str> = ["default"]
@@ -98,7 +100,7 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
 }
 
 /// The player `random:SEED`: every weight drawn at random from its range, reproducibly.
-pub fn random_weights<G: Game>(seed: u64) -> G::Weights {
+pub fn random_weights<G: Game>(seed: u64) -> Result<G::Weights, crate::params::WeightFileError> {
     G::weights(&Params::random(G::specs(), &mut ChaCha8Rng::seed_from_u64(seed)))
 }
 

@@ -2,7 +2,6 @@
 
 use anyhow::{bail, Result};
 use qitune::game::Game as _;
-use qitune::params::Params;
 use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::{bench, eval::Weights};
 use std::path::PathBuf;
@@ -39,12 +38,7 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     let weights = match &args.weights {
-        Some(path) => Weights::new(&Params::load(
-            path,
-            XiangqiGame::NAME,
-            XiangqiGame::specs(),
-            XiangqiGame::RETIRED,
-        )?),
+        Some(path) => XiangqiGame::load_weights(path)?,
         None => Weights::default(),
     };
     let result = bench::run(&weights, args.depth, |i, nodes| {

@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<()> {
         )?,
         None => Params::defaults(XiangqiGame::specs()),
     };
-    let mut engine = Engine::new(std::io::stdout(), params);
+    let mut engine = Engine::new(std::io::stdout(), params)?;
     if let Some(path) = &args.weights {
         engine = engine.with_weights_file(&path.display().to_string());
     }

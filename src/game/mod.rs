@@ -77,15 +77,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     const RETIRED: &'static [crate::params::Retired] = &[];
     /// A parameter's meaning in one line (`qitune params`).
     fn describe(name: &str) -> String;
-    fn weights(params: &Params) -> Self::Weights;
+    /// Compiles a parameter set of this game; another game's set is refused.
+    fn weights(params: &Params) -> Result<Self::Weights, crate::params::WeightFileError>;
     /// The weights of a weight file of this game, with a message naming what is wrong.
     fn load_weights(path: &std::path::Path) -> Result<Self::Weights, crate::params::LoadError> {
-        Ok(Self::weights(&Params::load(
-            path,
-            Self::NAME,
-            Self::specs(),
-            Self::RETIRED,
-        )?))
+        let params = Params::load(path, Self::NAME, Self::specs(), Self::RETIRED)?;
+        Self::weights(&params).map_err(|source| crate::params::LoadError {
+            path: path.to_path_buf(),
+            source,
+        })
     }
     /// The names of [`Game::named_player`]'s players.
     const PLAYER_NAMES: &'static [&'static str] = &[];

@@ -410,7 +410,8 @@ impl<G: Game, M: Method> Run<G, M> {
             .iter()
             .zip(&batch.budgets)
             .map(|(p, &b)| self.subject.player::<G>(p, b))
-            .collect();
+            .collect::<Result<_, _>>()
+            .map_err(crate::arena::ArenaError::from)?;
         let schedule = Schedule::<G> {
             players: &players,
             params: Some(&batch.params),

@@ -74,14 +74,18 @@ impl Subject {
 
     /// The player of parameter set `params` on `budget`: the game's engine with those
     /// weights, or the outside engine with those option values over its fixed options.
-    pub fn player<G: Game>(&self, params: &Params, budget: Budget) -> Player<G::Weights> {
-        match &self.engine {
-            None => Player::weights(G::weights(params), budget),
+    pub fn player<G: Game>(
+        &self,
+        params: &Params,
+        budget: Budget,
+    ) -> Result<Player<G::Weights>, crate::params::WeightFileError> {
+        Ok(match &self.engine {
+            None => Player::weights(G::weights(params)?, budget),
             Some(engine) => Player {
                 agent: Agent::Outside(Arc::new(with_values(engine, params))),
                 budget,
             },
-        }
+        })
     }
 
     /// Starts the outside engine once and checks that it still offers every tuned option as

@@ -32,7 +32,7 @@ impl Game for XiangqiGame {
 
     const RETIRED: &'static [crate::params::Retired] = &super::knobs::RETIRED;
 
-    fn weights(params: &Params) -> Weights {
+    fn weights(params: &Params) -> Result<Weights, crate::params::WeightFileError> {
         Weights::new(params)
     }
 
@@ -41,7 +41,7 @@ impl Game for XiangqiGame {
     }
 
     fn named_player(name: &str) -> Option<Weights> {
-        (name == "material").then(|| Weights::new(&super::eval::material_only_params()))
+        (name == "material").then(super::eval::material_only)
     }
 
     type PositionError = super::FenError;

@@ -24,6 +24,11 @@ mod terms;
 mod tests;
 
 pub use params::{default_params, describe, material_only_params, specs};
+
+/// The weights of the player `material`: the pieces' values and nothing else.
+pub fn material_only() -> Weights {
+    Weights::compile(material_only_params().values())
+}
 pub use terms::features;
 
 use super::bitboard::Bitboard;
@@ -31,7 +36,7 @@ use super::board::Board;
 use super::knobs::Knobs;
 use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
-use crate::params::Params;
+use crate::params::{Params, WeightFileError};
 use params::{PST_POINTS, S};
 use terms::{walk_terms, ScoreTerms, PATTERNS};
 
@@ -61,13 +66,13 @@ pub struct Weights {
 const SCALAR_COUNT: usize = S::tempo as usize + 1;
 
 impl Weights {
-    /// Compiles a parameter set of this game.
-    pub fn new(params: &Params) -> Weights {
-        assert!(
-            std::ptr::eq(params.specs(), specs()),
-            "parameters of another game"
-        );
-        let v = params.values();
+    /// Compiles a parameter set of this game (another game's set is refused).
+    pub fn new(params: &Params) -> Result<Weights, WeightFileError> {
+        params.values_of(specs()).map(Weights::compile)
+    }
+
+    /// Compiles the values of this game's spec list, in its order.
+    fn compile(v: &[i32]) -> Weights {
         let mut scalar = [0; SCALAR_COUNT];
         scalar.copy_from_slice(&v[..SCALAR_COUNT]);
         let material = |role: Role| match role {
@@ -263,7 +268,7 @@ impl Psq {
 
 impl Default for Weights {
     fn default() -> Self {
-        Weights::new(&default_params())
+        Weights::compile(default_params().values())
     }
 }
 

@@ -83,7 +83,7 @@ fn features_sum_to_the_evaluation() {
                 &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64),
             )
         };
-        let w = Weights::new(&params);
+        let w = Weights::new(&params).unwrap();
         out.clear();
         features(&board, &mut out);
         let v = params.values();
@@ -204,7 +204,7 @@ fn the_attack_patterns_are_counted_where_they_stand() {
         for (i, &p) in PATTERNS.iter().enumerate() {
             params.set(specs()[p as usize].name, value(i)).unwrap();
         }
-        Weights::new(&params)
+        Weights::new(&params).unwrap()
     };
     let w = with_patterns(|i| 10 + i as i64);
     let base = with_patterns(|_| 0);
@@ -244,7 +244,7 @@ fn missing_advisors_weigh_the_pawns_inside() {
     assert_eq!(pawns_inside(&b, Color::Red), 0);
     let mut params = default_params();
     params.set("bare_palace_pawn", -20).unwrap();
-    let with = Weights::new(&params);
+    let with = Weights::new(&params).unwrap();
     assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
 }
 
@@ -277,7 +277,7 @@ fn threats_by_lesser_pieces_count_defended_pieces_too() {
 
 #[test]
 fn material_only_weights_are_pure_material() {
-    let w = Weights::new(&material_only_params());
+    let w = Weights::new(&material_only_params()).unwrap();
     let b = Board::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
     // Black is a rook short: exactly the rook's value, with no tempo.
     assert_eq!(w.evaluate_red(&b), default_params().get("rook").unwrap());

@@ -12,7 +12,7 @@ use super::smp::{Pool, MAX_THREADS};
 use super::time::TimeControl;
 use super::Move;
 use crate::game::Game as _;
-use crate::params::Params;
+use crate::params::{Params, WeightFileError};
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -66,10 +66,11 @@ pub struct Engine<W: Write + Send + 'static> {
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
-    /// A new session with the given evaluation and search parameters.
-    pub fn new(out: W, params: Params) -> Engine<W> {
-        let weights = Weights::new(&params);
-        Engine {
+    /// A new session with the given evaluation and search parameters (another game's set
+    /// is refused).
+    pub fn new(out: W, params: Params) -> Result<Engine<W>, WeightFileError> {
+        let weights = Weights::new(&params)?;
+        Ok(Engine {
             out: Arc::new(Mutex::new(out)),
             dialect: Dialect::Uci,
             game: Some(Xiangqi::new()),
@@ -84,7 +85,13 @@ impl<W: Write + Send + 'static> Engine<W> {
             weights_file: None,
             params,
             params_changed: false,
-        }
+        })
+    }
+
+    /// The weights of the session's parameters: this game's set, as [`Engine::new`] checked
+    /// and `setoption` and `weights` keep it.
+    fn weights(&self) -> Weights {
+        Weights::new(&self.params).unwrap_or_default()
     }
 
     /// Names the weight file the engine was started with, for its `id name`.
@@ -211,8 +218,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         if !self.params_changed {
             return;
         }
+        let weights = self.weights();
         if let Some(s) = &mut self.searcher {
-            s.set_weights(Weights::new(&self.params));
+            s.set_weights(weights);
             self.params_changed = false;
         }
     }
@@ -278,11 +286,12 @@ impl<W: Write + Send + 'static> Engine<W> {
                     XiangqiGame::RETIRED,
                 ) {
                     Ok(params) => {
+                        self.params = params;
+                        let weights = self.weights();
                         if let Some(s) = &mut self.searcher {
-                            s.set_weights(Weights::new(&params));
+                            s.set_weights(weights);
                             s.clear();
                         }
-                        self.params = params;
                         self.params_changed = false;
                         self.weights_file = Some(value.trim().to_string());
                     }
@@ -508,7 +517,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             None => {
                 self.error("the search failed; starting afresh");
                 self.worker = None;
-                let mut fresh = Pool::new(Weights::new(&self.params), self.hash_mb);
+                let mut fresh = Pool::new(self.weights(), self.hash_mb);
                 fresh.set_threads(self.threads);
                 self.searcher = Some(fresh);
             }

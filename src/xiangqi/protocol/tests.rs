@@ -26,7 +26,7 @@ fn session_with(params: Params, script: &str) -> String {
     let sink = Sink::default();
     let text = |s: &Sink| String::from_utf8(s.0.lock().unwrap().clone()).unwrap();
     let answers = |s: &Sink| text(s).lines().filter(|l| l.contains("bestmove")).count();
-    let mut engine = Engine::new(sink.clone(), params);
+    let mut engine = Engine::new(sink.clone(), params).unwrap();
     for line in script.lines() {
         let before = answers(&sink);
         if !engine.handle(line) {
@@ -56,7 +56,7 @@ proptest::proptest! {
         uci in proptest::bool::ANY,
     ) {
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs()));
+        let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs())).unwrap();
         engine.handle(if uci { "uci" } else { "ucci" });
         for words in &lines {
             let line: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
@@ -149,7 +149,7 @@ fn a_bad_go_is_still_answered() {
 #[test]
 fn bytes_that_are_not_utf8_do_not_end_the_session() {
     let sink = Sink::default();
-    let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs()));
+    let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs())).unwrap();
     engine.run(&b"ucci\nsetoption weightsfile \xc6\xe5.json\n\xff\nisready\nquit\n"[..]);
     let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
     assert!(out.contains("readyok") && out.contains("bye"), "{out}");
