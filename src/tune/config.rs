@@ -220,7 +220,7 @@ impl Config {
         }
         if self.environments[0].from_generation != 1 {
             return Err(ConfigError::Invalid(
-                "the first environment must start at from_generation 1".to_string(),
+                "environments: the first must start at from_generation 1".to_string(),
             ));
         }
         for (i, e) in self.environments.iter().enumerate() {
@@ -240,6 +240,11 @@ impl Config {
 
     /// The spec indices of the evolved parameters, in spec order, without repeats.
     pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, ConfigError> {
+        if self.evolve.is_empty() {
+            return Err(ConfigError::Invalid(
+                "evolve names no parameter: list some, or \"all\"".to_string(),
+            ));
+        }
         let mut chosen = vec![false; specs.len()];
         for pattern in &self.evolve {
             let matches: Vec<usize> = if pattern == "all" {
@@ -412,7 +417,16 @@ pub enum ConfigError {
 
 /// Refuses a file named by `key` that is not there, saying where paths are read from.
 fn check_exists(key: &str, path: &str, base_dir: &Path) -> Result<(), ConfigError> {
-    if resolve(base_dir, path).exists() {
+    if path.is_empty() {
+        return Err(ConfigError::Invalid(format!("{key} is empty: it names a file")));
+    }
+    let found = resolve(base_dir, path);
+    if found.is_dir() {
+        return Err(ConfigError::Invalid(format!(
+            "{key} '{path}' is a folder, not a file"
+        )));
+    }
+    if found.exists() {
         return Ok(());
     }
     let beside = if base_dir.as_os_str().is_empty() {
