@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{config, contents, scratch, start};
+use common::{config, contents, files, scratch, start};
 use std::path::Path;
 use std::process::Command;
 
@@ -22,17 +22,7 @@ fn mount_tmpfs(at: &Path, kib: u64) -> bool {
 
 /// Bytes a folder's files take.
 fn size(dir: &Path) -> u64 {
-    let mut total = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let entry = entry.unwrap();
-        let meta = entry.metadata().unwrap();
-        total += if meta.is_dir() {
-            size(&entry.path())
-        } else {
-            meta.len()
-        };
-    }
-    total
+    files(dir).iter().map(|f| f.metadata().unwrap().len()).sum()
 }
 
 #[test]

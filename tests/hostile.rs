@@ -8,19 +8,15 @@
 //! A sample of the cases runs by default; `QITUNE_HOSTILE=all cargo test --test hostile --
 //! --nocapture` tries them all and prints the tally.
 
+mod common;
+
+use common::scratch;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qitune-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A shipped configuration with its paths made absolute and its budgets made tiny, so that
 /// a run it allows ends in seconds: 2 steps, 8 players, 100 nodes a move, 60 plies a game.
@@ -34,12 +30,12 @@ fn tiny(name: &str) -> Value {
 
 fn shrink(value: &mut Value, configs: &Path) {
     match value {
+        Value::String(s) if s.starts_with("../") => {
+            *value = json!(configs.join(&*s).display().to_string());
+        }
         Value::Object(map) => {
             for (key, v) in map.iter_mut() {
                 match (key.as_str(), &*v) {
-                    (_, Value::String(s)) if s.starts_with("../") => {
-                        *v = json!(configs.join(s).display().to_string());
-                    }
                     ("path", _) => *v = json!(env!("CARGO_BIN_EXE_qitune")),
                     ("generations", _) => *v = json!(2),
                     ("population", _) => *v = json!(8),
@@ -63,16 +59,7 @@ fn shrink(value: &mut Value, configs: &Path) {
                 map.insert("groups".into(), json!(4));
             }
         }
-        Value::Array(items) => {
-            for v in items {
-                match v {
-                    Value::String(s) if s.starts_with("../") => {
-                        *v = json!(configs.join(&*s).display().to_string())
-                    }
-                    _ => shrink(v, configs),
-                }
-            }
-        }
+        Value::Array(items) => items.iter_mut().for_each(|v| shrink(v, configs)),
         _ => {}
     }
 }
@@ -262,7 +249,7 @@ fn keys_of(path: &[String], taken_out: bool) -> Vec<String> {
 
 #[test]
 fn hostile_configurations_are_refused_by_key_or_run() {
-    let dir = scratch("configs");
+    let dir = scratch("hostile-configs");
     let mut cases = Vec::new();
     for name in CONFIGS {
         let config = tiny(name);
@@ -307,7 +294,7 @@ fn hostile_configurations_are_refused_by_key_or_run() {
 /// The review's cases by name: each refused before any file, naming its key.
 #[test]
 fn the_reviews_configurations_are_refused_by_name() {
-    let dir = scratch("named");
+    let dir = scratch("hostile-named");
     let mut overflow = tiny("xiangqi-quick");
     overflow["generations"] = json!(4611686018427387904u64);
     let mut endless = tiny("xiangqi-ga-twins");

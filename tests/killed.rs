@@ -7,42 +7,34 @@
 
 mod common;
 
-use common::{config, contents, scratch, start};
+use common::{config, contents, files, scratch, start};
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Whether every file in the run folder is whole: what a reader finds after a kill.
 fn check_whole(run: &Path) {
-    let mut folders = vec![run.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                // A temporary file of a cut write: never read, removed by the resume.
-                continue;
-            }
-            if name.ends_with(".json") {
-                assert!(
-                    serde_json::from_str::<serde_json::Value>(&text).is_ok(),
-                    "{} is not whole after a kill",
-                    path.display()
-                );
-            } else if name.ends_with(".csv") {
-                let mut reader = csv::Reader::from_reader(text.as_bytes());
-                assert!(
-                    reader.records().all(|r| r.is_ok()),
-                    "{} is not whole after a kill",
-                    path.display()
-                );
-                assert!(text.ends_with('\n'), "{} ends in a half row", path.display());
-            }
+    for path in files(run) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            // A temporary file of a cut write: never read, removed by the resume.
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        if name.ends_with(".json") {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+                "{} is not whole after a kill",
+                path.display()
+            );
+        } else if name.ends_with(".csv") {
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            assert!(
+                reader.records().all(|r| r.is_ok()),
+                "{} is not whole after a kill",
+                path.display()
+            );
+            assert!(text.ends_with('\n'), "{} ends in a half row", path.display());
         }
     }
 }

@@ -1,5 +1,8 @@
 //! What the tests of whole runs share.
 
+// Each test file compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -31,37 +34,46 @@ pub fn start(config: &Path, runs: &Path) -> std::process::Child {
 /// run's log and the report (whose charts draw the timings). The report is checked whole.
 pub fn contents(run: &Path) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut folders = vec![run.to_path_buf()];
+    for path in files(run) {
+        let name = path.strip_prefix(run).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        match name.as_str() {
+            "run.log" => continue,
+            "report.html" => {
+                assert!(text.trim_end().ends_with("</html>"), "a half report");
+                continue;
+            }
+            "generations.csv" | "steps.csv" => {
+                let rows: Vec<String> = text
+                    .lines()
+                    .map(|l| {
+                        let fields: Vec<&str> = l.split(',').collect();
+                        fields[..fields.len() - 2].join(",")
+                    })
+                    .collect();
+                out.push((name, rows.join("\n")));
+            }
+            _ => out.push((name, text)),
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every file under `dir`, its subfolders' included.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 folders.push(path);
-                continue;
-            }
-            let name = path.strip_prefix(run).unwrap().display().to_string();
-            let text = std::fs::read_to_string(&path).unwrap();
-            match name.as_str() {
-                "run.log" => continue,
-                "report.html" => {
-                    assert!(text.trim_end().ends_with("</html>"), "a half report");
-                    continue;
-                }
-                "generations.csv" | "steps.csv" => {
-                    let rows: Vec<String> = text
-                        .lines()
-                        .map(|l| {
-                            let fields: Vec<&str> = l.split(',').collect();
-                            fields[..fields.len() - 2].join(",")
-                        })
-                        .collect();
-                    out.push((name, rows.join("\n")));
-                }
-                _ => out.push((name, text)),
+            } else {
+                out.push(path);
             }
         }
     }
-    out.sort();
     out
 }
 

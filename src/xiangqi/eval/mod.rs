@@ -24,11 +24,6 @@ mod terms;
 mod tests;
 
 pub use params::{default_params, describe, material_only_params, specs};
-
-/// The weights of the player `material`: the pieces' values and nothing else.
-pub fn material_only() -> Weights {
-    Weights::compile(material_only_params().values())
-}
 pub use terms::features;
 
 use super::bitboard::Bitboard;
@@ -270,6 +265,11 @@ impl Default for Weights {
     fn default() -> Self {
         Weights::compile(default_params().values())
     }
+}
+
+/// The weights of the player `material`: the pieces' values and nothing else.
+pub fn material_only() -> Weights {
+    Weights::compile(material_only_params().values())
 }
 
 /// What a side has left to mate with: the search scales down an advantage the side holding
