@@ -11,6 +11,9 @@ fn main() -> ExitCode {
     }));
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.is::<cli::interrupt::Interrupted>() => {
+            ExitCode::from(cli::interrupt::EXIT_INTERRUPTED as u8)
+        }
         Err(err) => {
             eprintln!("error: {}", message(&err));
             ExitCode::from(1)

@@ -7,6 +7,8 @@
 //! values as boards beside the base ones, the final weights against the base, and the
 //! round robin when one was played.
 
+use crate::game::{BoardPicture, Game};
+use crate::games::{with_game, WithGame};
 use crate::params::{LoadError, Params, Spec};
 use crate::tune::config::Config;
 use crate::tune::folder::{self as run, RunError, ValidationRow};
@@ -45,6 +47,8 @@ struct RunData {
     champions: Vec<(usize, Params)>,
     evolved: Vec<usize>,
     round_robin: Option<Vec<Vec<String>>>,
+    /// How the game draws its piece-square parameters, if it has any.
+    picture: Option<BoardPicture>,
 }
 
 /// The report of the run in `dir` as an HTML page.
@@ -271,6 +275,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         None
     };
     Ok(RunData {
+        picture: picture_of(&config.game),
         config,
         specs,
         base,
@@ -281,6 +286,18 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         evolved,
         round_robin,
     })
+}
+
+/// The game's picture of its piece-square parameters (none for a game qitune does not know).
+fn picture_of(game: &str) -> Option<BoardPicture> {
+    struct Picture;
+    impl WithGame for Picture {
+        type Output = Option<BoardPicture>;
+        fn call<G: Game>(self) -> Option<BoardPicture> {
+            G::PICTURE
+        }
+    }
+    with_game(game, Picture).ok().flatten()
 }
 
 fn summary(html: &mut String, d: &RunData) {
@@ -619,10 +636,12 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
     let Some((last_generation, last)) = d.champions.last() else {
         return Ok(());
     };
-    let (psts, scalars): (Vec<usize>, Vec<usize>) = d
-        .evolved
-        .iter()
-        .partition(|&&i| pst_point(d.specs[i].name).is_some());
+    let group = |i: usize| {
+        d.picture
+            .and_then(|p| (p.squares)(d.specs[i].name))
+            .map(|s| s.group)
+    };
+    let (psts, scalars): (Vec<usize>, Vec<usize>) = d.evolved.iter().partition(|&&i| group(i).is_some());
     html.push_str("<h2>Evolved parameters</h2>\n");
     if !scalars.is_empty() {
         let _ = writeln!(
@@ -650,30 +669,26 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
         }
         html.push_str("</div>\n");
     }
-    if !psts.is_empty() {
+    if let (Some(picture), false) = (d.picture, psts.is_empty()) {
         let _ = writeln!(
             html,
             "<h3>Piece-square values: base and generation {last_generation}</h3>\
-             <p class=\"note\">Red's side at the bottom; files f-i mirror d-a. Green above \
-             zero, red below.</p><div class=\"small\">"
+             <p class=\"note\">{} Green above zero, red below.</p><div class=\"small\">",
+            picture.note
         );
-        let mut roles: Vec<&str> = psts
-            .iter()
-            .filter_map(|&i| pst_point(d.specs[i].name))
-            .map(|p| p.0)
-            .collect();
+        let mut roles: Vec<&str> = psts.iter().filter_map(|&i| group(i)).collect();
         roles.dedup();
         for role in roles {
             // One colour scale for both boards of a role, so that they compare at a glance.
             let scale = [&d.base, last]
                 .iter()
-                .flat_map(|p| pst_cells(role, d.specs, p))
+                .flat_map(|p| pst_cells(&picture, role, d.specs, p))
                 .map(|c| c.2.abs())
                 .max()
                 .unwrap_or(1)
                 .max(1);
             for (label, params) in [("base", &d.base), ("evolved", last)] {
-                html.push_str(&pst_board(role, label, d.specs, params, scale)?);
+                html.push_str(&pst_board(&picture, role, label, d.specs, params, scale)?);
             }
         }
         html.push_str("</div>\n");
@@ -711,36 +726,23 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
     Ok(())
 }
 
-/// The role and point (file 0..4, rank) of a Xiangqi piece-square parameter `pst_ROLE_FR`.
-fn pst_point(name: &str) -> Option<(&str, u32, u32)> {
-    let rest = name.strip_prefix("pst_")?;
-    let (role, point) = rest.rsplit_once('_')?;
-    let mut chars = point.chars();
-    let file = chars.next().filter(|c| ('a'..='e').contains(c))? as u32 - 'a' as u32;
-    let rank = chars.next()?.to_digit(10)?;
-    chars.next().is_none().then_some((role, file, rank))
-}
-
-/// A role's piece-square values on the whole board: (file 0..8, rank, value).
-fn pst_cells(role: &str, specs: &[Spec], params: &Params) -> Vec<(u32, u32, i32)> {
+/// A group's piece-square values on the whole board: (file, rank, value).
+fn pst_cells(picture: &BoardPicture, role: &str, specs: &[Spec], params: &Params) -> Vec<(u32, u32, i32)> {
     let mut cells = Vec::new();
     for (i, s) in specs.iter().enumerate() {
-        if let Some((r, file, rank)) = pst_point(s.name) {
-            if r == role {
+        if let Some(place) = (picture.squares)(s.name) {
+            if place.group == role {
                 let v = params.values()[i];
-                cells.push((file, rank, v));
-                if file < 4 {
-                    cells.push((8 - file, rank, v));
-                }
+                cells.extend(place.squares.into_iter().map(|(file, rank)| (file, rank, v)));
             }
         }
     }
     cells
 }
 
-/// A role's piece-square values as a 9 x 10 board, coloured by sign and by size against
-/// `scale`.
+/// A group's piece-square values as a board, coloured by sign and by size against `scale`.
 fn pst_board(
+    picture: &BoardPicture,
     role: &str,
     label: &str,
     specs: &[Spec],
@@ -749,20 +751,22 @@ fn pst_board(
 ) -> Result<String, ReportError> {
     let title = format!("{role}: {label}");
     let err = chart_error(&title);
-    let cells = pst_cells(role, specs, params);
+    let cells = pst_cells(picture, role, specs, params);
     let scale = scale as f64;
+    let (files, ranks) = (picture.files, picture.ranks);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (230, 270)).into_drawing_area();
+        let size = (14 + 24 * files, 30 + 24 * ranks);
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
         let root = root
             .titled(&title, ("sans-serif", 13))
             .map_err(|e| err(e.to_string()))?;
         let (w, h) = (24, 24);
-        for file in 0..9 {
-            for rank in 0..10 {
-                let (x, y) = (7 + file * w, 4 + (9 - rank) * h);
-                let cell = cells.iter().find(|c| c.0 == file as u32 && c.1 == rank as u32);
+        for file in 0..files {
+            for rank in 0..ranks {
+                let (x, y) = (7 + file as i32 * w, 4 + (ranks - 1 - rank) as i32 * h);
+                let cell = cells.iter().find(|c| c.0 == file && c.1 == rank);
                 let fill = match cell {
                     Some(&(_, _, v)) => {
                         let t = (v.abs() as f64 / scale).min(1.0);
@@ -901,19 +905,6 @@ mod tests {
         assert!(chart_unless_constant("Elo", &[series("elo", &[3.0])])
             .unwrap()
             .starts_with("<svg"));
-    }
-
-    #[test]
-    fn piece_square_names_give_their_points() {
-        assert_eq!(pst_point("pst_horse_c3"), Some(("horse", 2, 3)));
-        assert_eq!(pst_point("pst_king_e0"), Some(("king", 4, 0)));
-        assert_eq!(
-            pst_point("pst_horse_f3"),
-            None,
-            "files f-i mirror and are not parameters"
-        );
-        assert_eq!(pst_point("rook"), None);
-        assert_eq!(pst_point("pst_rook_a10"), None);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The arena with the game's own engines: legal replays, rulings, thread independence.
 
+use qitune::arena::Player;
 use qitune::arena::{pgn, player_weights, Conditions, Match};
 use qitune::game::GameRecord;
-use qitune::game::{Budget, Ending, Game, Player, Seat};
+use qitune::game::{Budget, Ending, Game, Seat};
 use qitune::xiangqi::game::{seat, XiangqiGame};
 use qitune::xiangqi::Board;
 use qitune::xiangqi::Xiangqi;

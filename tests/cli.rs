@@ -339,18 +339,30 @@ fn match_inputs_are_checked() {
         ],
         "no/such/file.json",
     );
-    rejects(
-        &["match", "--a", "default", "--b", "default", "--tc", "2x1"],
-        "not BASE+INC",
-    );
-    rejects(
-        &["match", "--a", "default", "--b", "default", "--tc", "1e30+0"],
-        "at most 86400 seconds",
-    );
-    rejects(
-        &["match", "--a", "default", "--b", "default", "--games", "0"],
-        "--games must be at least 1",
-    );
+    // Values of the wrong shape or range are usage errors (exit 2), named by clap.
+    for (flag, value, needle) in [
+        ("--tc", "2x1", "not BASE+INC"),
+        ("--tc", "1e30+0", "at most 86400 seconds"),
+        ("--games", "0", "'0' is not a whole number from 1 to 1000000"),
+        ("--nodes", "0", "'0' is not a whole number of at least 1"),
+        ("--hash", "4097", "from 1 to 4096"),
+        ("--sprt", "5,1", "ELO0 must be below ELO1"),
+        ("--sprt", "0", "is not ELO0,ELO1"),
+        ("--resign", "0,3", "SCORE and MOVES must be positive"),
+        ("--draw", "10,8", "is not SCORE,MOVES,PLY"),
+    ] {
+        let out = qitune()
+            .args(["match", "--a", "default", "--b", "default", flag, value])
+            .assert()
+            .failure()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.starts_with("error: invalid value"), "{stderr}");
+        assert!(
+            stderr.contains(flag) && stderr.contains(needle),
+            "{flag} {value}: {stderr}"
+        );
+    }
     let dir = std::env::temp_dir().join(format!("qitune-pos-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.epd");

@@ -1,8 +1,9 @@
 //! Outside engines in the arena: a second qitune binary through both protocols, and scripted
 //! engines that crash, hang, answer late, resign or play an illegal move.
 
+use qitune::arena::{Agent, OutsideEngine, Player, Protocol};
 use qitune::arena::{Conditions, Match};
-use qitune::game::{Agent, Budget, Ending, OutsideEngine, Player, Protocol};
+use qitune::game::{Budget, Ending};
 use qitune::xiangqi::game::XiangqiGame;
 use qitune::xiangqi::Board;
 use std::path::Path;

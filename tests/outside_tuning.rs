@@ -2,8 +2,9 @@
 //! engines that lack an option or crash for some values of one.
 
 use assert_cmd::Command;
+use qitune::arena::OutsideEngine;
 use qitune::arena::{tally_players, Conditions, Fixture, Runner, Schedule};
-use qitune::game::{Budget, Ending, OutsideEngine};
+use qitune::game::{Budget, Ending};
 use qitune::params::{Params, Spec};
 use qitune::tune::config::Config;
 use qitune::tune::subject::{resolve_engine, Subject};

@@ -267,11 +267,12 @@ fn absurd_numbers_and_endless_files_are_refused() {
             .assert(),
     );
     assert!(err.contains("larger than"), "{err}");
-    let err = error_of(
-        qitune()
-            .args(["match", "--a", "default", "--b", "default", "--max-plies", "0"])
-            .assert(),
-    );
+    let out = qitune()
+        .args(["match", "--a", "default", "--b", "default", "--max-plies", "0"])
+        .assert()
+        .failure()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("--max-plies"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -291,6 +292,43 @@ fn a_closed_pipe_ends_perft_quietly() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("error"), "{err}");
+}
+
+/// A tuning run whose reader goes away (`qitune tune ... | head -1`) goes on to its end:
+/// its lines are lost, its files are not, and no panic is reported.
+#[test]
+fn a_closed_pipe_does_not_stop_a_tuning_run() {
+    use std::io::Read;
+    let dir = scratch("pipe");
+    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
+    let config = dir.join("p.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"p","seed":3,"population":4,"groups":2,"generations":3,"evolve":["rook"],
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":100}}]}}"#,
+            positions.display()
+        ),
+    )
+    .unwrap();
+    let runs = dir.join("runs");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qitune"))
+        .args(["tune", "--threads", "1", "--config"])
+        .arg(&config)
+        .arg("--runs")
+        .arg(&runs)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut one = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut one).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("error"), "{err}");
+    assert!(runs.join("p/champions/gen-0003.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A mistake in a configuration is named by its key and its line, and a path that is not

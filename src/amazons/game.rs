@@ -21,6 +21,8 @@ impl Game for AmazonsGame {
     const NAME: &'static str = super::eval::GAME;
     const PGN_GAME: &'static str = "Amazons";
     const SEATS: [&'static str; 2] = ["White", "Black"];
+    /// Alpha-beta looks at 24 moves a node: depth 6 already takes minutes a move.
+    const MAX_DEPTH: u32 = 6;
 
     fn specs() -> &'static [Spec] {
         super::eval::specs()

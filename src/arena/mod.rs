@@ -9,9 +9,10 @@ pub mod rating;
 pub mod stats;
 pub mod wire;
 
-pub use play::{play_game, Conditions};
+pub use outside::{OutsideEngine, Protocol};
+pub use play::{play_game, Agent, Conditions, Player};
 
-use crate::game::{Agent, Budget, Game, GameRecord, Player, Seat};
+use crate::game::{Budget, Game, GameRecord, Seat};
 use crate::params::Params;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -5,7 +5,8 @@
 //! ([`Engines`]) for the next. A crashed or hung engine costs its game and nothing more: it
 //! is never reused, and the next game starts a fresh one.
 
-use crate::game::{Ending, Game, Limit, OutsideEngine, Protocol, Seat, Thought};
+use crate::game::{Ending, Game, Limit, Seat, Thought};
+use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -17,6 +18,41 @@ const HANDSHAKE: Duration = Duration::from_secs(10);
 const STOP_GRACE: Duration = Duration::from_secs(1);
 /// Without a clock (depth or node limits) an engine that has not answered by then hangs.
 const UNTIMED_LIMIT: Duration = Duration::from_secs(600);
+
+/// An outside engine: how to start it and talk to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutsideEngine {
+    /// The name in records; defaults to the command.
+    #[serde(default)]
+    pub name: String,
+    /// The program.
+    pub path: PathBuf,
+    /// Its arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// The folder it runs in (relative paths in `args` are read from there); in a
+    /// description file or a run configuration, relative to that file's folder. Default:
+    /// qitune's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<PathBuf>,
+    pub protocol: Protocol,
+    /// Options set after the handshake (`setoption`), e.g. `{"Hash": 16}`.
+    #[serde(default)]
+    pub options: std::collections::BTreeMap<String, serde_json::Value>,
+    /// Where the description came from (`qitune export` of a tuning run), for people: the
+    /// arena does not read it.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub provenance: serde_json::Value,
+}
+
+/// The text protocols of outside engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    Ucci,
+    Uci,
+}
 
 /// Why an outside engine lost its game, with what it did.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

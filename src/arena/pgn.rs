@@ -97,9 +97,18 @@ impl ReadGame {
     }
 }
 
+/// Why a text is not PGN as [`game`] writes it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PgnError {
+    #[error("line {line}: not a PGN tag pair: {text}")]
+    Tag { line: usize, text: String },
+    #[error("line {0}: moves before any tag")]
+    MovesFirst(usize),
+}
+
 /// The games of a PGN text as [`game`] writes them: tag pairs, then the movetext ending with
 /// the result. A line that is neither a tag pair nor movetext after tags is an error naming it.
-pub fn read(text: &str) -> Result<Vec<ReadGame>, String> {
+pub fn read(text: &str) -> Result<Vec<ReadGame>, PgnError> {
     let mut games: Vec<ReadGame> = Vec::new();
     let mut in_moves = false;
     let mut last_token = String::new();
@@ -120,8 +129,10 @@ pub fn read(text: &str) -> Result<Vec<ReadGame>, String> {
                 in_moves = false;
                 last_token.clear();
             }
-            let (key, value) =
-                tag_pair(line).ok_or_else(|| format!("line {}: not a PGN tag pair: {line}", n + 1))?;
+            let (key, value) = tag_pair(line).ok_or_else(|| PgnError::Tag {
+                line: n + 1,
+                text: line.to_string(),
+            })?;
             games
                 .last_mut()
                 .expect("a game was started")
@@ -129,7 +140,7 @@ pub fn read(text: &str) -> Result<Vec<ReadGame>, String> {
                 .insert(key, value);
         } else {
             if games.is_empty() {
-                return Err(format!("line {}: moves before any tag", n + 1));
+                return Err(PgnError::MovesFirst(n + 1));
             }
             in_moves = true;
             if let Some(t) = line.split_whitespace().last() {

@@ -2,9 +2,36 @@
 //! the clocks, checks every move against the rules and ends the game by the rules, the ply
 //! cap, the clock, a fault of an engine, or adjudication.
 
+use super::outside::OutsideEngine;
 use super::outside::{Engines, Fault, Process};
-use crate::game::{Adjudication, Agent, Budget, Ending, Engine, Game, GameRecord, Limit, MoveTime, Player};
+use crate::game::{Adjudication, Budget, Ending, Engine, Game, GameRecord, Limit, MoveTime};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Who plays a seat: the game's own engine with a set of weights, or an outside engine
+/// process.
+#[derive(Clone, Debug)]
+pub enum Agent<W> {
+    Weights(W),
+    Outside(Arc<OutsideEngine>),
+}
+
+/// One side of a game: who plays it and its budget.
+#[derive(Clone, Debug)]
+pub struct Player<W> {
+    pub agent: Agent<W>,
+    pub budget: Budget,
+}
+
+impl<W> Player<W> {
+    /// The game's own engine with `weights`.
+    pub fn weights(weights: W, budget: Budget) -> Player<W> {
+        Player {
+            agent: Agent::Weights(weights),
+            budget,
+        }
+    }
+}
 
 /// What holds for every game of a match or a generation, besides its players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,9 +3,8 @@
 
 use super::outside::Engines;
 use super::{play_game, ArenaError, Conditions, Schedule};
-use crate::game::{
-    Adjudication, Agent, Budget, Ending, Game, GameRecord, MoveTime, OutsideEngine, Player, Seat,
-};
+use super::{Agent, OutsideEngine, Player};
+use crate::game::{Adjudication, Budget, Ending, Game, GameRecord, MoveTime, Seat};
 use crate::params::Params;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -23,8 +22,7 @@ pub struct ScheduleWire {
     /// (first, second, position) per game.
     pub fixtures: Vec<[usize; 3]>,
     pub max_plies: usize,
-    pub resign: Option<(i32, usize)>,
-    pub draw: Option<(i32, usize, usize)>,
+    pub adjudication: Adjudication,
     pub tt_mb: usize,
     /// The grace on a clock for an outside engine's pipes, in nanoseconds.
     pub time_margin_ns: u64,
@@ -132,8 +130,7 @@ impl ScheduleWire {
                 .map(|f| [f.first, f.second, f.position])
                 .collect(),
             max_plies: schedule.conditions.max_plies,
-            resign: schedule.conditions.adjudication.resign,
-            draw: schedule.conditions.adjudication.draw,
+            adjudication: schedule.conditions.adjudication,
             tt_mb: schedule.conditions.tt_mb,
             time_margin_ns: nanos(schedule.conditions.time_margin),
         })
@@ -172,10 +169,7 @@ impl ScheduleWire {
         let start = G::parse_position(fen).map_err(|e| bad(e.to_string()))?;
         let conditions = Conditions {
             max_plies: self.max_plies,
-            adjudication: Adjudication {
-                resign: self.resign,
-                draw: self.draw,
-            },
+            adjudication: self.adjudication,
             tt_mb: self.tt_mb,
             time_margin: Duration::from_nanos(self.time_margin_ns),
         };

@@ -2,7 +2,7 @@
 //! an outside engine, as that engine's description with the tuned options.
 
 use anyhow::{Context, Result};
-use qitune::game::{OutsideEngine, Protocol};
+use qitune::arena::{OutsideEngine, Protocol};
 use qitune::params::{Params, WeightFile};
 use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, existing_champion, last_champion, read_json, validations};

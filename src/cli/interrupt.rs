@@ -6,6 +6,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// What a command returns when Ctrl-C stopped it after it said what it kept: `main` ends
+/// with [`EXIT_INTERRUPTED`] and says nothing more.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+pub struct Interrupted;
+
 /// Ends the process at the first Ctrl-C, after printing `message` (for work whose saved state
 /// is always consistent, such as a tuning run's folder) and adding it to `log`; `lock` (a
 /// run's lock file) is removed and the report of run folder `report` rewritten, so that

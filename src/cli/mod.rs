@@ -3,7 +3,7 @@
 mod bench;
 mod engine;
 mod export;
-mod interrupt;
+pub mod interrupt;
 mod matches;
 mod params;
 mod perft;
@@ -65,15 +65,12 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// The game a run configuration names.
-    pub fn named(name: &str) -> anyhow::Result<GameKind> {
-        use qitune::amazons::game::AmazonsGame;
+    /// The game's name in the registry ([`qitune::games`]).
+    pub fn name(self) -> &'static str {
         use qitune::game::Game;
-        use qitune::xiangqi::game::XiangqiGame;
-        match name {
-            n if n == XiangqiGame::NAME => Ok(GameKind::Xiangqi),
-            n if n == AmazonsGame::NAME => Ok(GameKind::Amazons),
-            other => anyhow::bail!("game '{other}' is unknown (xiangqi or amazons)"),
+        match self {
+            GameKind::Xiangqi => qitune::xiangqi::game::XiangqiGame::NAME,
+            GameKind::Amazons => qitune::amazons::game::AmazonsGame::NAME,
         }
     }
 }
@@ -101,11 +98,20 @@ pub fn threads_count(text: &str) -> Result<usize, String> {
     }
 }
 
-/// A count that must be at least 1 (`--generations`): a usage error (exit 2) otherwise.
-pub fn positive(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
+/// A count that must be at least 1 (`--generations`, `--nodes`): a usage error (exit 2)
+/// otherwise.
+pub fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
         _ => Err(format!("'{text}' is not a whole number of at least 1")),
+    }
+}
+
+/// A whole number from `LO` to `HI` (`--games`, `--hash`): a usage error (exit 2) otherwise.
+pub fn in_range<const LO: usize, const HI: usize>(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (LO..=HI).contains(&n) => Ok(n),
+        _ => Err(format!("'{text}' is not a whole number from {LO} to {HI}")),
     }
 }
 
@@ -129,6 +135,14 @@ pub fn check_new_file(path: &std::path::Path, force: bool) -> anyhow::Result<()>
         }
     }
     Ok(())
+}
+
+/// Prints a line on standard output for commands that work for long or drive engines: a
+/// reader that has gone (`| head`) loses the lines after it, and the work goes on (its files
+/// and log keep everything), where `println!` would end it with a panic.
+pub fn out(line: impl std::fmt::Display) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
 /// For commands that only print (`perft`, `params`): when a reader such as `head` closes the

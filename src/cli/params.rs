@@ -1,10 +1,9 @@
 //! `qitune params`: the tunable parameters of a game.
 
 use anyhow::Result;
-use qitune::amazons::game::AmazonsGame;
 use qitune::arena::outside::{self, OptionKind};
 use qitune::game::Game;
-use qitune::xiangqi::game::XiangqiGame;
+use qitune::games::{with_game, WithGame};
 
 /// List every tunable parameter with its default, range, bits and meaning (the keys of a
 /// weight file; a key left out of a weight file takes its default), or with --engine the
@@ -28,11 +27,14 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(spec) = &args.engine {
         return engine_options(spec, args.json);
     }
-    match args.game {
-        super::GameKind::Xiangqi => list::<XiangqiGame>(),
-        super::GameKind::Amazons => list::<AmazonsGame>(),
+    struct List;
+    impl WithGame for List {
+        type Output = ();
+        fn call<G: Game>(self) {
+            list::<G>()
+        }
     }
-    Ok(())
+    Ok(with_game(args.game.name(), List)?)
 }
 
 fn list<G: Game>() {

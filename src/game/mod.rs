@@ -7,8 +7,6 @@
 use crate::params::{Params, Spec};
 use serde::{Deserialize, Serialize};
 use std::fmt::{Debug, Display};
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// A seat at the board: the player who moves first in the game (Red, White) or second
@@ -71,6 +69,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     const PGN_FORMAT: Option<&'static str> = None;
     /// The seats' names in records (PGN tags): first, second.
     const SEATS: [&'static str; 2];
+    /// The deepest fixed depth a move may be asked for (`--depth`).
+    const MAX_DEPTH: u32 = 64;
+    /// How the report draws the parameters that are squares' values, if the game has any.
+    const PICTURE: Option<BoardPicture> = None;
     /// The tunable parameters, in order.
     fn specs() -> &'static [Spec];
     /// Parameters the game no longer has, which old weight files may still name.
@@ -190,8 +192,8 @@ impl std::fmt::Display for Budget {
 
 impl Budget {
     /// A clock written `BASE+INC` in seconds (`2+0.02`), or why it is not one.
-    pub fn clock(text: &str) -> Result<Budget, String> {
-        let bad = || format!("'{text}' is not BASE+INC in seconds (e.g. 2+0.1)");
+    pub fn clock(text: &str) -> Result<Budget, ClockError> {
+        let bad = || ClockError::Shape(text.to_string());
         let (base, inc) = text.split_once('+').ok_or_else(bad)?;
         let secs = |s: &str| {
             s.trim()
@@ -202,13 +204,11 @@ impl Budget {
         };
         let (base, inc) = (secs(base)?, secs(inc)?);
         if base <= 0.0 {
-            return Err(format!("'{text}': the base time must be positive"));
+            return Err(ClockError::NoBase(text.to_string()));
         }
         // A day a game is already far beyond any match anyone waits for.
         if base > 86_400.0 || inc > 86_400.0 {
-            return Err(format!(
-                "'{text}': base and increment are at most 86400 seconds (a day)"
-            ));
+            return Err(ClockError::TooLong(text.to_string()));
         }
         Ok(Budget::Clock {
             base: Duration::from_secs_f64(base),
@@ -225,6 +225,37 @@ impl Budget {
             Budget::Clock { base, .. } => (base.as_secs() as usize).clamp(4, 64),
         }
     }
+}
+
+/// How the report draws a game's piece-square parameters: boards of `files` x `ranks`,
+/// one a group (a piece), each square coloured by its value.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardPicture {
+    pub files: u32,
+    pub ranks: u32,
+    /// Said above the boards: which side is at the bottom, what mirrors what.
+    pub note: &'static str,
+    /// Where a parameter stands; `None` for a parameter that is no square's.
+    pub squares: fn(&str) -> Option<Squares<'_>>,
+}
+
+/// A piece-square parameter in a picture: its group (a piece) and the squares (file, rank
+/// from the bottom) that take its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Squares<'a> {
+    pub group: &'a str,
+    pub squares: Vec<(u32, u32)>,
+}
+
+/// Why a text is not a clock.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    #[error("'{0}' is not BASE+INC in seconds (e.g. 2+0.1)")]
+    Shape(String),
+    #[error("'{0}': the base time must be positive")]
+    NoBase(String),
+    #[error("'{0}': base and increment are at most 86400 seconds (a day)")]
+    TooLong(String),
 }
 
 /// How a game ended.
@@ -337,14 +368,27 @@ pub struct GameRecord<M> {
 }
 
 /// Optional early ends by agreement of the engines' scores.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Adjudication {
-    /// (score, moves): a side loses when, for the last `moves` moves of each side, both
-    /// engines' scores put it behind by at least `score`.
-    pub resign: Option<(i32, usize)>,
-    /// (score, moves, ply): after `ply`, a draw when for the last `moves` moves of each side
-    /// every score is within `score` of zero.
-    pub draw: Option<(i32, usize, usize)>,
+    pub resign: Option<Resign>,
+    pub draw: Option<DrawRule>,
+}
+
+/// A side loses when, for the last `moves` moves of each side, both engines' scores put it
+/// behind by at least `score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Resign {
+    pub score: i32,
+    pub moves: usize,
+}
+
+/// After ply `after`, a draw when for the last `moves` moves of each side every score is
+/// within `score` of zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DrawRule {
+    pub score: i32,
+    pub moves: usize,
+    pub after: usize,
 }
 
 impl Adjudication {
@@ -353,20 +397,20 @@ impl Adjudication {
         let n = record.scores.len();
         // Scores turned to the first seat's point of view.
         let first_view = |i: usize| record.mover(i).sign() * record.scores[i];
-        if let Some((margin, moves)) = self.resign {
+        if let Some(Resign { score, moves }) = self.resign {
             let k = 2 * moves;
             if moves > 0 && n >= k {
-                if (n - k..n).all(|i| first_view(i) >= margin) {
+                if (n - k..n).all(|i| first_view(i) >= score) {
                     return Some((Some(Seat::First), Ending::Resignation));
                 }
-                if (n - k..n).all(|i| first_view(i) <= -margin) {
+                if (n - k..n).all(|i| first_view(i) <= -score) {
                     return Some((Some(Seat::Second), Ending::Resignation));
                 }
             }
         }
-        if let Some((margin, moves, after)) = self.draw {
+        if let Some(DrawRule { score, moves, after }) = self.draw {
             let k = 2 * moves;
-            if moves > 0 && n >= after.max(k) && (n - k..n).all(|i| record.scores[i].abs() <= margin) {
+            if moves > 0 && n >= after.max(k) && (n - k..n).all(|i| record.scores[i].abs() <= score) {
                 return Some((None, Ending::AgreedDraw));
             }
         }
@@ -402,66 +446,6 @@ impl<M> GameRecord<M> {
             self.starts
         } else {
             self.starts.flip()
-        }
-    }
-}
-
-/// Who plays a seat: the game's own engine with a set of weights, or an outside engine
-/// process.
-#[derive(Clone, Debug)]
-pub enum Agent<W> {
-    Weights(W),
-    Outside(Arc<OutsideEngine>),
-}
-
-/// An outside engine: how to start it and talk to it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OutsideEngine {
-    /// The name in records; defaults to the command.
-    #[serde(default)]
-    pub name: String,
-    /// The program.
-    pub path: PathBuf,
-    /// Its arguments.
-    #[serde(default)]
-    pub args: Vec<String>,
-    /// The folder it runs in (relative paths in `args` are read from there); in a
-    /// description file or a run configuration, relative to that file's folder. Default:
-    /// qitune's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dir: Option<PathBuf>,
-    pub protocol: Protocol,
-    /// Options set after the handshake (`setoption`), e.g. `{"Hash": 16}`.
-    #[serde(default)]
-    pub options: std::collections::BTreeMap<String, serde_json::Value>,
-    /// Where the description came from (`qitune export` of a tuning run), for people: the
-    /// arena does not read it.
-    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
-    pub provenance: serde_json::Value,
-}
-
-/// The text protocols of outside engines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    Ucci,
-    Uci,
-}
-
-/// One side of a game: who plays it and its budget.
-#[derive(Clone, Debug)]
-pub struct Player<W> {
-    pub agent: Agent<W>,
-    pub budget: Budget,
-}
-
-impl<W> Player<W> {
-    /// The game's own engine with `weights`.
-    pub fn weights(weights: W, budget: Budget) -> Player<W> {
-        Player {
-            agent: Agent::Weights(weights),
-            budget,
         }
     }
 }

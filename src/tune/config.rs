@@ -1,6 +1,8 @@
 //! Tuning-run configurations (JSON), validated before any work starts.
 
-use crate::game::{Budget, OutsideEngine};
+pub use super::error::{from_value, ConfigError};
+use crate::arena::OutsideEngine;
+use crate::game::Budget;
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -141,7 +143,9 @@ impl Environment {
             (None, Some(d), None) if d == 0 || d > MAX_DEPTH => {
                 Err(at("depth", format!("{d} must be from 1 to {MAX_DEPTH}")))
             }
-            (None, None, Some(c)) => Budget::clock(c).map(|_| ()).map_err(|e| at("clock", e)),
+            (None, None, Some(c)) => Budget::clock(c)
+                .map(|_| ())
+                .map_err(|e| at("clock", e.to_string())),
             (Some(_), None, None) | (None, Some(_), None) => Ok(()),
             _ => Err(ConfigError::Invalid(format!(
                 "environments[{i}] needs exactly one of nodes, depth and clock"
@@ -193,7 +197,9 @@ impl Config {
     pub fn validate(&self, base_dir: &Path, specs: &[Spec]) -> Result<(), ConfigError> {
         check_name(&self.name)?;
         if crate::games::specs_for(&self.game).is_none() {
-            return Err(ConfigError::UnknownGame(self.game.clone()));
+            return Err(ConfigError::UnknownGame(crate::games::UnknownGame(
+                self.game.clone(),
+            )));
         }
         if !(1..=MAX_GENERATIONS).contains(&self.generations) {
             return Err(ConfigError::Invalid(format!(
@@ -376,45 +382,6 @@ fn position_keys(path: &Path) -> Result<std::collections::HashSet<String>, Strin
         .collect())
 }
 
-/// Why a configuration was rejected.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
-    #[error("{}: invalid configuration: {source}", path.display())]
-    Parse {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-    /// An error in the configuration file at `path`.
-    #[error("{}: {source}", path.display())]
-    In { path: PathBuf, source: Box<ConfigError> },
-    /// An error at a line of the configuration file at `path`.
-    #[error("{}, line {line}: {source}", path.display())]
-    At {
-        path: PathBuf,
-        line: usize,
-        source: Box<ConfigError>,
-    },
-    /// A value of the wrong type or shape, by its key (`validation.every`).
-    #[error("{key}: {reason}")]
-    Key { key: String, reason: String },
-    /// An error in one stage of a run in stages (1-based).
-    #[error("stage {stage}: {source}")]
-    Stage { stage: usize, source: Box<ConfigError> },
-    #[error("game '{0}' is unknown (xiangqi or amazons)")]
-    UnknownGame(String),
-    #[error("method '{0}' is unknown ({1})")]
-    UnknownMethod(String, String),
-    #[error("evolve: unknown parameter '{0}'")]
-    UnknownParameter(String),
-    #[error("'{0}' differs from the run's saved configuration")]
-    Differs(String),
-    /// A value out of its range or inconsistent with another, in words that name the key.
-    #[error("{0}")]
-    Invalid(String),
-}
-
 /// Refuses a file named by `key` that is not there, saying where paths are read from.
 fn check_exists(key: &str, path: &str, base_dir: &Path) -> Result<(), ConfigError> {
     if path.is_empty() {
@@ -438,38 +405,6 @@ fn check_exists(key: &str, path: &str, base_dir: &Path) -> Result<(), ConfigErro
         "{key} file '{path}' does not exist (paths are read beside the configuration file, in {}; a copied configuration needs its paths changed)",
         beside.display()
     )))
-}
-
-/// A configuration value read into `T`; a mistake is named by its key.
-pub fn from_value<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ConfigError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let key = e.path().to_string();
-        let reason = e.into_inner().to_string();
-        if key == "." {
-            ConfigError::Invalid(reason)
-        } else {
-            ConfigError::Key { key, reason }
-        }
-    })
-}
-
-impl ConfigError {
-    /// What is wrong with the value of `key`.
-    pub fn at(key: impl Into<String>, reason: impl Into<String>) -> ConfigError {
-        ConfigError::Key {
-            key: key.into(),
-            reason: reason.into(),
-        }
-    }
-
-    /// The key this error names, if it names one (looking inside a stage's error).
-    pub fn key(&self) -> Option<&str> {
-        match self {
-            ConfigError::Key { key, .. } => Some(key),
-            ConfigError::Stage { source, .. } => source.key(),
-            _ => None,
-        }
-    }
 }
 
 /// The line of `text` (a JSON file) where the key path `key` (`validation.every`,

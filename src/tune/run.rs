@@ -14,8 +14,9 @@ use super::folder::{
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
 use super::methods;
 use super::subject::{resolve_engine, Subject};
+use crate::arena::Player;
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
-use crate::game::{Budget, Game, GameRecord, Player};
+use crate::game::{Budget, Game, GameRecord};
 use crate::params::Params;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -60,8 +61,8 @@ pub enum Progress {
 /// A tuning run of game `G` by method `M` bound to its folder.
 pub struct Run<G: Game, M: Method> {
     pub dir: PathBuf,
-    /// The configuration the run started with (its method's settings filled in), with this
-    /// session's number of generations.
+    /// The configuration the run started with (its method's settings filled in): its
+    /// `generations` are the plan a method's schedule spans, whatever one session asks.
     pub config: Config,
     method: M,
     /// The game's own engine or an outside engine: the tuned parameters and the players.
@@ -74,9 +75,8 @@ pub struct Run<G: Game, M: Method> {
     /// Positions per environment, loaded once.
     positions: Vec<Vec<G::Board>>,
     validator: Option<Validator<G>>,
-    /// The generations the saved configuration plans: a method's schedule spans them,
-    /// whatever `--generations` asks of one session.
-    planned: usize,
+    /// The step this session ends at (`--generations`, else the plan).
+    target: usize,
     games_per_step: u128,
     /// The folder held while the run is open (none while a new run's folder is made).
     lock: Option<Lock>,
@@ -243,8 +243,8 @@ impl<G: Game, M: Method> Run<G, M> {
             }),
         };
         let games_per_step = M::games_per_step(&settings);
-        let planned = config.generations;
-        let setup = setup::<G>(&config, &subject, &tuned, &base, planned);
+        let target = config.generations;
+        let setup = setup::<G>(&config, &subject, &tuned, &base, target);
         let method = M::new(settings, &setup)?;
         let (generation, state) = state(&method, &setup)?;
         Ok(Run {
@@ -258,7 +258,7 @@ impl<G: Game, M: Method> Run<G, M> {
             base,
             positions,
             validator,
-            planned,
+            target,
             games_per_step,
             lock: None,
             #[cfg(feature = "mpi")]
@@ -268,7 +268,13 @@ impl<G: Game, M: Method> Run<G, M> {
 
     /// What the method is told of the run.
     fn setup(&self) -> Setup<'_> {
-        setup::<G>(&self.config, &self.subject, &self.tuned, &self.base, self.planned)
+        setup::<G>(
+            &self.config,
+            &self.subject,
+            &self.tuned,
+            &self.base,
+            self.config.generations,
+        )
     }
 
     /// The lock file that marks the run as running.
@@ -276,9 +282,33 @@ impl<G: Game, M: Method> Run<G, M> {
         self.lock.as_ref().map(Lock::path)
     }
 
+    /// Whether step `generation`'s champion is validated: every `validation.every` steps
+    /// and at this session's last.
+    pub fn validates(&self, generation: usize) -> bool {
+        self.validator.is_some()
+            && self
+                .config
+                .validation
+                .as_ref()
+                .is_some_and(|v| generation % v.every == 0 || generation == self.target)
+    }
+
+    /// The games this session still plays: every step's and every validation's due.
+    pub fn session_games(&self) -> usize {
+        let validation = self.config.validation.as_ref().map_or(0, |v| v.games);
+        (self.generation + 1..=self.target)
+            .map(|g| self.games_per_step() + if self.validates(g) { validation } else { 0 })
+            .sum()
+    }
+
     /// The generations the run's configuration plans.
     pub fn planned(&self) -> usize {
-        self.planned
+        self.config.generations
+    }
+
+    /// The step this session ends at.
+    pub fn target(&self) -> usize {
+        self.target
     }
 
     /// The run's method.
@@ -369,16 +399,15 @@ impl<G: Game, M: Method> Run<G, M> {
         self.games_per_step as usize
     }
 
-    /// Sets how many generations the run should reach this time (`--generations`).
-    pub fn set_generations(&mut self, generations: usize) -> Result<(), RunError> {
+    /// Sets the step this session ends at (`--generations`); the plan stays the saved one.
+    pub fn set_target(&mut self, generations: usize) -> Result<(), RunError> {
         if !(1..=super::config::MAX_GENERATIONS).contains(&generations) {
             return Err(RunError::Config(ConfigError::Invalid(format!(
                 "--generations {generations} must be from 1 to {}",
                 super::config::MAX_GENERATIONS
             ))));
         }
-        // Only this session's target: the saved configuration stays the one the run began with.
-        self.config.generations = generations;
+        self.target = generations;
         Ok(())
     }
 
@@ -499,7 +528,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
             return Ok(None);
         };
-        if generation % v.every != 0 && generation != self.config.generations {
+        if !self.validates(generation) {
             return Ok(None);
         }
         let budget = v

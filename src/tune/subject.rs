@@ -8,7 +8,8 @@
 use super::config::{resolve, Config, ConfigError};
 pub use super::config::{EngineRef, OptionEntry, TunedOption};
 use crate::arena::outside::{self, EngineOption, OptionKind, Process};
-use crate::game::{Agent, Budget, Game, OutsideEngine, Player};
+use crate::arena::{Agent, OutsideEngine, Player};
+use crate::game::{Budget, Game};
 use crate::params::{Params, Spec};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -222,9 +223,8 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
 pub fn specs(config: &Config) -> Result<&'static [Spec], ConfigError> {
     match &config.engine {
         Some(_) => specs_of(&config.options),
-        None => {
-            crate::games::specs_for(&config.game).ok_or_else(|| ConfigError::UnknownGame(config.game.clone()))
-        }
+        None => crate::games::specs_for(&config.game)
+            .ok_or_else(|| ConfigError::UnknownGame(crate::games::UnknownGame(config.game.clone()))),
     }
 }
 

@@ -86,7 +86,7 @@ pub fn drift(setup: &Setup, theta: &[f64]) -> f64 {
 }
 
 /// Checks a saved `theta`: one value per tuned parameter, each within its bounds.
-pub fn check(setup: &Setup, theta: &[f64]) -> Result<(), String> {
+pub(crate) fn check(setup: &Setup, theta: &[f64]) -> Result<(), String> {
     let values = setup.tuned.len();
     if theta.len() != values {
         return Err(format!(

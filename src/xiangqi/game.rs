@@ -24,6 +24,12 @@ impl Game for XiangqiGame {
     const PGN_GAME: &'static str = "Chinese Chess";
     const PGN_FORMAT: Option<&'static str> = Some("ICCS");
     const SEATS: [&'static str; 2] = ["Red", "Black"];
+    const PICTURE: Option<crate::game::BoardPicture> = Some(crate::game::BoardPicture {
+        files: 9,
+        ranks: 10,
+        note: "Red's side at the bottom; files f-i mirror d-a.",
+        squares: super::eval::pst_squares,
+    });
     const PLAYER_NAMES: &'static [&'static str] = &["material"];
 
     fn specs() -> &'static [Spec] {

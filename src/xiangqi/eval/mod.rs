@@ -23,7 +23,7 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
-pub use params::{default_params, describe, material_only_params, specs};
+pub use params::{default_params, describe, material_only_params, pst_squares, specs};
 pub use terms::features;
 
 use super::bitboard::Bitboard;

@@ -293,3 +293,19 @@ pub fn material_only_params() -> Params {
         .collect();
     Params::from_values(specs, &values).expect("zero is clamped into range")
 }
+
+/// The role of a piece-square parameter `pst_ROLE_FR` and the squares (file 0..8, rank) that
+/// take its value: its own, and on files a-d the mirrored one (files f-i are no parameters).
+pub fn pst_squares(name: &str) -> Option<crate::game::Squares<'_>> {
+    let rest = name.strip_prefix("pst_")?;
+    let (role, point) = rest.rsplit_once('_')?;
+    let mut chars = point.chars();
+    let file = chars.next().filter(|c| ('a'..='e').contains(c))? as u32 - 'a' as u32;
+    let rank = chars.next()?.to_digit(10)?;
+    chars.next().is_none().then_some(())?;
+    let mut squares = vec![(file, rank)];
+    if file < 4 {
+        squares.push((8 - file, rank));
+    }
+    Some(crate::game::Squares { group: role, squares })
+}

@@ -283,3 +283,27 @@ fn material_only_weights_are_pure_material() {
     assert_eq!(w.evaluate_red(&b), default_params().get("rook").unwrap());
     assert_eq!(w.evaluate(&Board::startpos()), 0);
 }
+
+#[test]
+fn piece_square_names_give_their_squares() {
+    use super::pst_squares;
+    let at = |group, squares| Some(crate::game::Squares { group, squares });
+    assert_eq!(pst_squares("pst_horse_c3"), at("horse", vec![(2, 3), (6, 3)]));
+    assert_eq!(pst_squares("pst_king_e0"), at("king", vec![(4, 0)]));
+    assert_eq!(
+        pst_squares("pst_horse_f3"),
+        None,
+        "files f-i mirror and are not parameters"
+    );
+    assert_eq!(pst_squares("rook"), None);
+    assert_eq!(pst_squares("pst_rook_a10"), None);
+    // Every piece-square parameter is a square's, and only those.
+    for s in super::specs() {
+        assert_eq!(
+            pst_squares(s.name).is_some(),
+            s.name.starts_with("pst_"),
+            "{}",
+            s.name
+        );
+    }
+}

@@ -1,18 +1,18 @@
 //! `qitune tune`: run (or resume) a tuning run: the adaptive GA, SPSA or a fit on the
 //! positions of self-play games.
 
-use anyhow::{Context, Result};
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use qitune::amazons::game::AmazonsGame;
+mod screen;
+
+use anyhow::Result;
 use qitune::game::{Budget, Game};
+use qitune::games::{with_game, WithGame};
 use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, validations, RunError, ValidationRow};
 use qitune::tune::method::Method;
 use qitune::tune::methods::{with_method, WithMethod};
-use qitune::tune::run::{Progress, Run};
+use qitune::tune::run::Run;
 use qitune::tune::stages::{stage_start, Plan};
-use qitune::xiangqi::game::XiangqiGame;
-use std::io::Write as _;
+use screen::Screen;
 use std::path::{Path, PathBuf};
 
 /// Tune the evaluation (the adaptive GA, SPSA, or a fit on self-play positions, as the
@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
     /// Generations to reach (overrides the configuration).
-    #[arg(long, value_parser = super::positive)]
+    #[arg(long, value_parser = super::positive::<usize>)]
     generations: Option<usize>,
     /// Continue the run from its last completed generation.
     #[arg(long)]
@@ -58,6 +58,7 @@ pub fn run(args: Args) -> Result<()> {
     let cluster = if args.mpi { Some(join_cluster()?) } else { None };
     #[cfg(feature = "mpi")]
     if let Some(c) = cluster.as_ref().filter(|c| c.rank() != 0) {
+        use anyhow::Context as _;
         // Every rank but 0 only plays: the run folder, the output and the GA are rank 0's.
         let threads = args
             .threads
@@ -66,10 +67,15 @@ pub fn run(args: Args) -> Result<()> {
             .serve(threads, qitune::games::play_sent)
             .with_context(|| format!("MPI rank {}", c.rank()));
     }
-    match super::GameKind::named(plan.game())? {
-        super::GameKind::Xiangqi => tune::<XiangqiGame>(args, plan, cluster),
-        super::GameKind::Amazons => tune::<AmazonsGame>(args, plan, cluster),
+    struct Tune(Args, Plan, Option<Cluster>);
+    impl WithGame for Tune {
+        type Output = Result<()>;
+        fn call<G: Game>(self) -> Result<()> {
+            tune::<G>(self.0, self.1, self.2)
+        }
     }
+    let game = plan.game().to_string();
+    with_game(&game, Tune(args, plan, cluster))?
 }
 
 #[cfg(feature = "mpi")]
@@ -129,7 +135,7 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
             }
         }
         if plan.staged && !args.quiet && !args.jsonl {
-            println!("stage {} of {stages}: {}{start}", i + 1, config.method);
+            super::out(format!("stage {} of {stages}: {}{start}", i + 1, config.method));
         }
         let method = config.method.clone();
         let stage = Stage::<G> {
@@ -193,8 +199,8 @@ impl<G: Game> WithMethod for Stage<'_, G> {
         // The target: --generations, else what the configuration asks for (also on a resume,
         // so that a run stopped early with --generations goes on to the configured end).
         let target = args.generations.unwrap_or(config_generations);
-        if target != run.config.generations {
-            run.set_generations(target)?;
+        if target != run.target() {
+            run.set_target(target)?;
         }
         drive(args, run)
     }
@@ -205,102 +211,37 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let target = run.config.generations;
-    let unit = M::INFO.unit;
-    let games = run.games_per_step();
-    let first = run.generation();
-    // The games this session plays: every step's and every validation's still due.
-    let validation_games = |g: usize| match &run.config.validation {
-        Some(v) if g % v.every == 0 || g == target => v.games,
-        _ => 0,
-    };
-    let session_games: usize = (first + 1..=target).map(|g| games + validation_games(g)).sum();
-    let shown = !args.quiet && !args.jsonl;
-    let bars = if shown {
-        MultiProgress::new()
-    } else {
-        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
-    };
-    // One bar for the run: its position is the session's games, so that its ETA comes from
-    // the games per second measured so far; the step's bar is below it.
-    let run_bar = bars.add(ProgressBar::new(session_games as u64));
-    run_bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:<18} {bar:30} {human_pos}/{human_len} games {msg} [{elapsed_precise} eta {eta_precise}]",
-        )
-        .expect("template"),
-    );
-    let set_prefix = |done: usize| run_bar.set_prefix(format!("{unit} {done}/{target}"));
-    set_prefix(first);
-    let step_bar = bars.add(ProgressBar::new(games as u64));
-    step_bar.set_style(ProgressStyle::with_template("{prefix:<18} {bar:30} {pos}/{len}").expect("template"));
-    let header = format!(
-        "run {} in {}: {unit} {} of {}, {games} games a {unit}",
-        run.config.name,
-        run.dir.display(),
-        first,
-        target
-    );
-    let report_path = run.dir.join("report.html");
-    // Above the bars on a terminal; plain lines on a pipe; nothing with --quiet or --jsonl.
-    let lines_out = |line: &str| match (shown, bars.is_hidden()) {
-        (false, _) => {}
-        (true, true) => println!("{line}"),
-        (true, false) => {
-            let _ = bars.println(line);
-        }
-    };
-    lines_out(&header);
-    if run.config.validation.is_some() {
-        lines_out(&format!(
-            "report: {} (written after the first step, then after every validation)",
-            report_path.display()
-        ));
-    }
-    let again = resume_hint(args);
-    let log_path = run.dir.join("run.log");
+    let (unit, target) = (M::INFO.unit, run.target());
     let turn = super::interrupt::exit_with(
         format!(
-            "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {again}",
-            run.dir.display()
+            "interrupted: {} keeps every finished {unit} (the one under way starts again); go on with: {}",
+            run.dir.display(),
+            resume_hint(args)
         ),
-        Some(log_path.clone()),
+        Some(run.dir.join("run.log")),
         run.lock_path().map(Path::to_path_buf),
         Some(run.dir.clone()),
     );
-    let mut log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&log_path)
-        .with_context(|| format!("cannot open {}", log_path.display()))?;
-    let mut log_line = |line: &str| {
-        writeln!(log, "[{}] {line}", super::progress::clock_now())
-            .with_context(|| format!("cannot write {}", log_path.display()))
-    };
-    {
-        let _turn = turn.take();
-        log_line(&header)?;
+    let screen = Screen::new(&run, !args.quiet && !args.jsonl, turn)?;
+    let header = format!(
+        "run {} in {}: {unit} {} of {target}, {} games a {unit}",
+        run.config.name,
+        run.dir.display(),
+        run.generation(),
+        run.games_per_step()
+    );
+    screen.say(std::slice::from_ref(&header))?;
+    if run.config.validation.is_some() {
+        screen.show(&format!(
+            "report: {} (written after the first step, then after every validation)",
+            run.dir.join("report.html").display()
+        ));
     }
-    let started = std::time::Instant::now();
     // The report is there from the session's first step on, then follows the validations.
     let mut reported = false;
     while run.generation() < target {
-        step_bar.reset();
-        step_bar.set_length(games as u64);
-        step_bar.set_prefix("games");
-        let report = run.step(threads, |event| match event {
-            Progress::Game => {
-                step_bar.inc(1);
-                run_bar.inc(1);
-            }
-            Progress::Validating(n) => {
-                step_bar.reset();
-                step_bar.set_length(n as u64);
-                step_bar.set_prefix("validation games");
-            }
-        })?;
-        set_prefix(run.generation());
-        run_bar.set_message(run.method().progress(&report.stats));
+        screen.start_step(run.games_per_step());
+        let report = run.step(threads, |event| screen.observe(event))?;
         let mut lines = vec![run.method().line(&report.stats)];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
@@ -312,51 +253,40 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
                 lines.push(format!("  warning: no report: {e}"));
             }
         }
-        if bars.is_hidden() && shown {
-            // On a pipe there is no bar: a line says how far the run is and when it ends.
-            let done = run_bar.position() as f64;
-            let left = session_games as f64 - done;
-            let eta = started.elapsed().mul_f64(left / done.max(1.0));
-            lines.push(format!(
-                "  {} of {target} {unit}s, {} of {session_games} games this session, eta {}",
-                run.generation(),
-                run_bar.position(),
-                super::progress::hms(eta)
-            ));
-        }
-        let _turn = turn.take();
-        for line in &lines {
-            log_line(line)?;
-            lines_out(line);
-        }
+        lines.extend(screen.step_done(run.generation(), run.method().progress(&report.stats)));
+        screen.say(&lines)?;
         if args.jsonl {
             let row = serde_json::json!({ "stats": report.stats, "validation": report.validation });
-            println!("{row}");
+            super::out(row);
         }
     }
-    step_bar.finish_and_clear();
-    run_bar.finish_and_clear();
+    screen.finish();
     let done_all = run.generation() >= run.planned();
-    let dir = run.dir.clone();
-    let config = run.config.clone();
+    let (dir, config) = (run.dir.clone(), run.config.clone());
     // The run is closed (its lock gone) before the last report, which then says so.
     drop(run);
-    let mut summary = vec![format!(
-        "done: {} {unit}s{}; champions in {}",
-        target,
+    let lines = summary(&dir, &config, unit, target, done_all)?;
+    screen.summary(&lines, args.jsonl)
+}
+
+/// A session's last lines: how far the run is, its report, its result and its best
+/// validated champion.
+fn summary(dir: &Path, config: &Config, unit: &str, target: usize, done_all: bool) -> Result<Vec<String>> {
+    let mut lines = vec![format!(
+        "done: {target} {unit}s{}; champions in {}",
         if done_all { "" } else { " (this session's target)" },
         dir.join("champions").display()
     )];
-    match qitune::report::write(&dir, None) {
-        Ok(path) => summary.push(format!("report: {}", path.display())),
+    match qitune::report::write(dir, None) {
+        Ok(path) => lines.push(format!("report: {}", path.display())),
         Err(e) => eprintln!("warning: no report: {e}"),
     }
-    let validations = validations(&dir)?;
+    let validations = validations(dir)?;
     if let Some(last) = validations.last() {
-        summary.push(gain_line(last, &config));
+        lines.push(gain_line(last, config));
     }
     if let Some(best) = best_validation(&validations) {
-        summary.push(format!(
+        lines.push(format!(
             "best validated: {unit} {} ({}); export it with: {} export --run {} --best --out FILE",
             best.generation,
             validation_text(best),
@@ -364,17 +294,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
             dir.display()
         ));
     }
-    let _turn = turn.take();
-    for line in &summary {
-        log_line(line)?;
-        // With --jsonl, standard output holds JSON only.
-        if args.jsonl {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    }
-    Ok(())
+    Ok(lines)
 }
 
 /// The run's result in one line: its last validation against the anchor, by name.
