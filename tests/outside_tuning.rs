@@ -157,9 +157,9 @@ fn an_option_the_engine_lacks_is_refused_before_any_game() {
 /// A UCI engine (qitune's, behind a shell relay) that offers one more spin option, `crash`,
 /// and exits when it is set to 1: the players with `crash` 1 lose every game by a crash, and
 /// the games of the others are the games they would play without them.
-#[test]
-fn an_individual_whose_engine_crashes_loses_its_games_and_nothing_else() {
-    let dir = scratch("crash");
+/// An engine description of qitune's engine behind a relay that dies when told
+/// `setoption name crash value 1`, offering the spin option `crash` (0 or 1).
+fn crashing_engine(dir: &Path) -> String {
     let relay = format!(
         r#"f="$0.$$"; mkfifo "$f"; '{QITUNE}' engine < "$f" & exec 3> "$f"
 while read -r line; do
@@ -171,11 +171,53 @@ while read -r line; do
   esac
 done"#
     );
-    let engine = format!(
+    format!(
         r#"{{"path":"/bin/sh","args":["-c",{},"{}"],"protocol":"uci","options":{{"Hash":1}}}}"#,
         serde_json::to_string(&relay).unwrap(),
         dir.join("relay").display()
+    )
+}
+
+/// A run whose engine crashes for some settings goes on, and says how many of its games the
+/// faults cost, step by step in run.log and for the session at its end.
+#[test]
+fn a_run_counts_the_games_lost_to_engine_faults() {
+    let dir = scratch("faults");
+    let config = config(&dir, &crashing_engine(&dir), r#"["crash", "rook"]"#);
+    let runs = dir.join("runs");
+    let out = tune(&config, &runs, &[]).success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let summary = stdout
+        .lines()
+        .find(|l| l.starts_with("faults: "))
+        .unwrap_or_else(|| panic!("no faults line: {stdout}"));
+    let lost: usize = summary["faults: ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(lost > 0, "{summary}");
+    let log = std::fs::read_to_string(runs.join("outside/run.log")).unwrap();
+    let per_step: usize = log
+        .lines()
+        .filter_map(|l| l.split_once("] ").map(|(_, rest)| rest.trim_start()))
+        .filter(|l| l.contains("lost to outside-engine faults: "))
+        .map(|l| l.split(' ').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(per_step, lost, "{log}");
+    assert!(
+        log.contains("exited (exit status: 3)"),
+        "the first faults are named: {log}"
     );
+    assert!(runs.join("outside/champions/gen-0002.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_individual_whose_engine_crashes_loses_its_games_and_nothing_else() {
+    let dir = scratch("crash");
+    let engine = crashing_engine(&dir);
     let text = std::fs::read_to_string(config(&dir, &engine, r#"["crash", "rook"]"#)).unwrap();
     let parsed: Config = serde_json::from_str(&text).unwrap();
     let resolved = resolve_engine(&parsed, &dir).unwrap();

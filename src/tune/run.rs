@@ -47,6 +47,30 @@ struct Header {
 pub struct StepReport<R> {
     pub stats: R,
     pub validation: Option<ValidationRow>,
+    /// The step's games (its validation's included) that an outside engine lost by a fault.
+    pub faults: Faults,
+}
+
+/// Games lost to an outside engine's fault (a crash, a hang, an illegal or late answer),
+/// and what the first few said: a tuned engine that breaks for some settings shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    pub games: usize,
+    pub first: Vec<String>,
+}
+
+impl Faults {
+    /// The faults kept word for word; the rest are counted.
+    const KEPT: usize = 3;
+
+    fn add<M>(&mut self, records: &[GameRecord<M>]) {
+        for fault in records.iter().filter_map(|r| r.fault.as_ref()) {
+            self.games += 1;
+            if self.first.len() < Self::KEPT {
+                self.first.push(fault.clone());
+            }
+        }
+    }
 }
 
 /// What a step tells its observer as it goes.
@@ -475,8 +499,10 @@ impl<G: Game, M: Method> Run<G, M> {
             started: Instant::now(),
         };
         let (mut batch, mut pending) = self.method.ask(&self.state, &step, &self.setup())?;
+        let mut faults = Faults::default();
         let outcome = loop {
             let records = self.play(&runner, &batch, positions, budget, done)?;
+            faults.add(&records);
             match self
                 .method
                 .tell::<G>(&self.state, pending, records, &step, &self.setup())?
@@ -485,7 +511,7 @@ impl<G: Game, M: Method> Run<G, M> {
                 Tell::Done(outcome) => break outcome,
             }
         };
-        let validation = self.validate(number, &outcome.champion, &runner, &observe)?;
+        let validation = self.validate(number, &outcome.champion, &runner, &observe, &mut faults)?;
         // Saved in an order that a crash at any moment leaves consistent: the champion file
         // and the CSV rows first, the state (atomically) last.
         let path = self.champion_path(number);
@@ -504,6 +530,7 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(StepReport {
             stats: outcome.row,
             validation,
+            faults,
         })
     }
 
@@ -524,6 +551,7 @@ impl<G: Game, M: Method> Run<G, M> {
         champion: &Params,
         runner: &Runner,
         observe: &(impl Fn(Progress) + Sync),
+        faults: &mut Faults,
     ) -> Result<Option<ValidationRow>, RunError> {
         let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
             return Ok(None);
@@ -545,6 +573,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let records = self.play(runner, &batch, &validator.positions, budget, || {
             observe(Progress::Game)
         })?;
+        faults.add(&records);
         let wdl = tally_players(&batch.fixtures, &records, 2)[0];
         let elo = wdl.elo();
         let error = wdl.elo_error();

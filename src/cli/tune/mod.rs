@@ -239,12 +239,21 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     }
     // The report is there from the session's first step on, then follows the validations.
     let mut reported = false;
+    let mut faults = 0;
     while run.generation() < target {
         screen.start_step(run.games_per_step());
         let report = run.step(threads, |event| screen.observe(event))?;
         let mut lines = vec![run.method().line(&report.stats)];
         if let Some(v) = &report.validation {
             lines.push(format!("  validation: {}", validation_text(v)));
+        }
+        if report.faults.games > 0 {
+            faults += report.faults.games;
+            lines.push(format!(
+                "  {} lost to outside-engine faults: {}",
+                count(report.faults.games, "game"),
+                report.faults.first.join("; ")
+            ));
         }
         if report.validation.is_some() || !reported {
             reported = true;
@@ -265,8 +274,25 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     let (dir, config) = (run.dir.clone(), run.config.clone());
     // The run is closed (its lock gone) before the last report, which then says so.
     drop(run);
-    let lines = summary(&dir, &config, unit, target, done_all)?;
+    let mut lines = summary(&dir, &config, unit, target, done_all)?;
+    if faults > 0 {
+        lines.push(format!(
+            "faults: {} of this session lost to outside-engine faults (each step's are in {})",
+            count(faults, "game"),
+            dir.join("run.log").display()
+        ));
+    }
     screen.summary(&lines, args.jsonl)
+}
+
+/// An Elo figure with its sign, a rounded zero as `+0.0` (never `-0.0`).
+fn signed(v: f64) -> String {
+    format!("{:+.1}", if v.abs() < 0.05 { 0.0 } else { v })
+}
+
+/// `n` things, in words: `1 game`, `3 games`.
+fn count(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A session's last lines: how far the run is, its report, its result and its best
@@ -320,15 +346,33 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     let against = format!("{anchor} on {} held-out games at {budget}", v.games);
     let result = match (v.elo, v.elo_low, v.elo_high) {
         (Some(e), Some(lo), Some(hi)) if lo > 0.0 => {
-            format!("gained {e:+.1} Elo (95% {lo:+.1} to {hi:+.1}) over {against}")
+            format!(
+                "gained {} Elo (95% {} to {}) over {against}",
+                signed(e),
+                signed(lo),
+                signed(hi)
+            )
         }
         (Some(e), Some(lo), Some(hi)) if hi < 0.0 => {
-            format!("lost {:.1} Elo (95% {lo:+.1} to {hi:+.1}) to {against}", -e)
+            format!(
+                "lost {:.1} Elo (95% {} to {}) to {against}",
+                -e,
+                signed(lo),
+                signed(hi)
+            )
         }
         (Some(e), Some(lo), Some(hi)) => {
-            format!("no clear change, {e:+.1} Elo (95% {lo:+.1} to {hi:+.1}) against {against}")
+            format!(
+                "no clear change, {} Elo (95% {} to {}) against {against}",
+                signed(e),
+                signed(lo),
+                signed(hi)
+            )
         }
-        (Some(e), _, _) => format!("{e:+.1} Elo (too few games for an interval) against {against}"),
+        (Some(e), _, _) => format!(
+            "{} Elo (too few games for an interval) against {against}",
+            signed(e)
+        ),
         _ => format!("score {:.3} against {against}", v.score),
     };
     format!(
@@ -342,8 +386,8 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
 /// A validation in words: the champion's results and Elo against the anchor.
 fn validation_text(v: &ValidationRow) -> String {
     let elo = match (v.elo, v.elo_low, v.elo_high) {
-        (Some(e), Some(lo), Some(hi)) => format!("Elo {:+.1} (95% {:+.1} to {:+.1})", e, lo, hi),
-        (Some(e), _, _) => format!("Elo {e:+.1}"),
+        (Some(e), Some(lo), Some(hi)) => format!("Elo {} (95% {} to {})", signed(e), signed(lo), signed(hi)),
+        (Some(e), _, _) => format!("Elo {}", signed(e)),
         _ if v.score >= 1.0 => "every game won".to_string(),
         _ => "every game lost".to_string(),
     };
