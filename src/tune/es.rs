@@ -98,7 +98,7 @@ pub struct EsRow {
 }
 
 impl Row for EsRow {
-    fn generation(&self) -> usize {
+    fn step(&self) -> usize {
         self.generation
     }
 }

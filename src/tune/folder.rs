@@ -49,7 +49,7 @@ pub struct ValidationRow {
 }
 
 impl super::method::Row for ValidationRow {
-    fn generation(&self) -> usize {
+    fn step(&self) -> usize {
         self.generation
     }
 }

@@ -44,7 +44,8 @@ pub struct Chart {
 
 /// A row of a run's CSV files: it belongs to one step.
 pub trait Row: Serialize + DeserializeOwned + Clone + std::fmt::Debug {
-    fn generation(&self) -> usize;
+    /// The step the row belongs to (its first column, `generation` in every method's files).
+    fn step(&self) -> usize;
 }
 
 /// What a method is told of its run once, when the run is made or reopened.

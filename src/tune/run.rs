@@ -325,7 +325,7 @@ impl<G: Game, M: Method> Run<G, M> {
             .sum()
     }
 
-    /// The generations the run's configuration plans.
+    /// The steps the run's configuration plans.
     pub fn planned(&self) -> usize {
         self.config.generations
     }
@@ -369,7 +369,7 @@ impl<G: Game, M: Method> Run<G, M> {
         write_rows(&self.dir.join(M::INFO.csv), M::INFO.columns, &rows)?;
         self.method.check_files(&self.dir, done)?;
         if self.validator.is_some() {
-            // Validations fall on some generations only; none may lie ahead of the state.
+            // Validations fall on some steps only; none may lie ahead of the state.
             let rows: Vec<ValidationRow> =
                 self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done, false)?;
             write_rows(&self.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &rows)?;
@@ -377,8 +377,8 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(())
     }
 
-    /// A run CSV's rows up to generation `done`, after checking its header and that no row
-    /// lies beyond the generation in progress; with `every`, it must hold every generation.
+    /// A run CSV's rows up to step `done`, after checking its header and that no row lies
+    /// beyond the step in progress; with `every`, it must hold every step.
     fn checked_rows<T: Row>(
         &self,
         name: &str,
@@ -396,14 +396,14 @@ impl<G: Game, M: Method> Run<G, M> {
             });
         }
         let mut rows: Vec<T> = read_rows(&path)?;
-        let generations: Vec<usize> = rows.iter().map(|r| r.generation()).collect();
+        let generations: Vec<usize> = rows.iter().map(|r| r.step()).collect();
         if generations.windows(2).any(|w| w[0] >= w[1]) || generations.last().is_some_and(|&g| g > done + 1) {
             return Err(RunError::State {
                 path,
                 reason: format!("its generations {generations:?} do not fit state.json's {done}"),
             });
         }
-        rows.retain(|r| r.generation() <= done);
+        rows.retain(|r| r.step() <= done);
         if every && rows.len() != done {
             return Err(RunError::State {
                 path,
@@ -413,8 +413,8 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(rows)
     }
 
-    /// Generations completed so far.
-    pub fn generation(&self) -> usize {
+    /// Steps completed so far.
+    pub fn done(&self) -> usize {
         self.generation
     }
 
@@ -534,7 +534,7 @@ impl<G: Game, M: Method> Run<G, M> {
         })
     }
 
-    /// The environment in force at `generation`, by index.
+    /// The environment in force at step `generation`, by index.
     fn environment_index(&self, generation: usize) -> usize {
         self.config
             .environments
@@ -543,8 +543,7 @@ impl<G: Game, M: Method> Run<G, M> {
             .unwrap_or(0)
     }
 
-    /// The validation of generation `generation`'s champion, when one is due: every
-    /// `validation.every` generations and at the run's last.
+    /// The validation of step `generation`'s champion, when one is due ([`Run::validates`]).
     fn validate(
         &self,
         generation: usize,
@@ -591,16 +590,16 @@ impl<G: Game, M: Method> Run<G, M> {
         }))
     }
 
-    /// Rewrites a run CSV with `row` in place of any row of its generation or later.
+    /// Rewrites a run CSV with `row` in place of any row of its step or later.
     fn append_row<T: Row>(&self, name: &str, columns: &[&str], row: &T) -> Result<(), RunError> {
         let path = self.dir.join(name);
         let mut rows: Vec<T> = read_rows(&path)?;
-        rows.retain(|r| r.generation() < row.generation());
+        rows.retain(|r| r.step() < row.step());
         rows.push(row.clone());
         write_rows(&path, columns, &rows)
     }
 
-    /// The champion file of a generation.
+    /// The champion file of a step.
     pub fn champion_path(&self, generation: usize) -> PathBuf {
         champion_path(&self.dir, generation)
     }

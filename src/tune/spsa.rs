@@ -208,7 +208,7 @@ pub struct SpsaRow {
 }
 
 impl Row for SpsaRow {
-    fn generation(&self) -> usize {
+    fn step(&self) -> usize {
         self.generation
     }
 }

@@ -227,7 +227,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         "run {} in {}: {unit} {} of {target}, {} games a {unit}",
         run.config.name,
         run.dir.display(),
-        run.generation(),
+        run.done(),
         run.games_per_step()
     );
     screen.say(std::slice::from_ref(&header))?;
@@ -240,7 +240,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     // The report is there from the session's first step on, then follows the validations.
     let mut reported = false;
     let mut faults = 0;
-    while run.generation() < target {
+    while run.done() < target {
         screen.start_step(run.games_per_step());
         let report = run.step(threads, |event| screen.observe(event))?;
         let mut lines = vec![run.method().line(&report.stats)];
@@ -262,7 +262,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
                 lines.push(format!("  warning: no report: {e}"));
             }
         }
-        lines.extend(screen.step_done(run.generation(), run.method().progress(&report.stats)));
+        lines.extend(screen.step_done(run.done(), run.method().progress(&report.stats)));
         screen.say(&lines)?;
         if args.jsonl {
             let row = serde_json::json!({ "stats": report.stats, "validation": report.validation });
@@ -270,7 +270,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         }
     }
     screen.finish();
-    let done_all = run.generation() >= run.planned();
+    let done_all = run.done() >= run.planned();
     let (dir, config) = (run.dir.clone(), run.config.clone());
     // The run is closed (its lock gone) before the last report, which then says so.
     drop(run);

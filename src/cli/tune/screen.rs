@@ -34,7 +34,7 @@ pub struct Screen {
 impl Screen {
     /// The screen of `run`'s session, its lines appended to the run's `run.log`.
     pub fn new<G: Game, M: Method>(run: &Run<G, M>, shown: bool, turn: Turn) -> Result<Screen> {
-        let (unit, first, target) = (M::INFO.unit, run.generation(), run.target());
+        let (unit, first, target) = (M::INFO.unit, run.done(), run.target());
         let (games, session_games) = (run.games_per_step(), run.session_games());
         let log_path = run.dir.join("run.log");
         let bars = if shown {

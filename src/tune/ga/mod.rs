@@ -67,6 +67,13 @@ pub struct Pending {
     tally: Tally,
 }
 
+/// What a generation's games gave: each individual's fitness, the row's tally, the step.
+struct Generation<'a> {
+    fitness: &'a [i32],
+    tally: &'a Tally,
+    step: &'a Step<'a>,
+}
+
 /// A generation's selection: the survivors and what chose them.
 struct Selected {
     /// Wins minus losses in this generation's games.
@@ -263,13 +270,16 @@ impl Method for Ga {
         if let (Selection::Twins, Members::Real(individuals), GeneSettings::Real(real)) =
             (&self.settings.selection, &state.members, &self.settings.genes)
         {
+            let twins = Generation {
+                fitness: &fitness,
+                tally: &pending.tally,
+                step,
+            };
             return Ok(Tell::Done(self.tell_twins(
                 state,
                 individuals,
                 real,
-                &fitness,
-                &pending.tally,
-                step,
+                twins,
                 setup,
             )));
         }
@@ -479,17 +489,15 @@ impl Ga {
     /// The end of a generation of twins: each pair's winner survives, the winners' mean is
     /// the next centre and the champion, and the next twins are mirrored around it with the
     /// next generation's step.
-    #[allow(clippy::too_many_arguments)]
     fn tell_twins(
         &self,
         state: &GaState,
         individuals: &[Individual],
         real: &RealConfig,
-        fitness: &[i32],
-        tally: &Tally,
-        step: &Step,
+        played: Generation,
         setup: &Setup,
     ) -> Done<Ga> {
+        let Generation { fitness, tally, step } = played;
         let generation = step.number;
         let bounds = bounds(setup);
         let winners = twins::winners(fitness);

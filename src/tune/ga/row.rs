@@ -28,7 +28,7 @@ pub struct GenerationStats {
 }
 
 impl Row for GenerationStats {
-    fn generation(&self) -> usize {
+    fn step(&self) -> usize {
         self.generation
     }
 }

@@ -48,7 +48,7 @@ pub struct TexelRow {
 }
 
 impl Row for TexelRow {
-    fn generation(&self) -> usize {
+    fn step(&self) -> usize {
         self.generation
     }
 }
