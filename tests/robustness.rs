@@ -127,20 +127,27 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn checks_run_before_a_run_folder_is_made() {
-    let dir = scratch("early");
+/// A GA run of four players evolving the rook, `generations` long at `nodes` a move, written
+/// as `dir/NAME.json`.
+fn tiny_config(dir: &Path, name: &str, generations: usize, nodes: u64) -> PathBuf {
     let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
-    let config = dir.join("c.json");
+    let config = dir.join(format!("{name}.json"));
     std::fs::write(
         &config,
         format!(
-            r#"{{"name":"early","seed":3,"population":4,"groups":2,"generations":2,"evolve":["rook"],
-               "environments":[{{"from_generation":1,"positions":"{}","nodes":200}}]}}"#,
+            r#"{{"name":"{name}","seed":3,"population":4,"groups":2,"generations":{generations},"evolve":["rook"],
+               "environments":[{{"from_generation":1,"positions":"{}","nodes":{nodes}}}]}}"#,
             positions.display()
         ),
     )
     .unwrap();
+    config
+}
+
+#[test]
+fn checks_run_before_a_run_folder_is_made() {
+    let dir = scratch("early");
+    let config = tiny_config(&dir, "early", 2, 200);
     let runs = dir.join("runs");
     for flags in [["--threads", "0"], ["--generations", "0"]] {
         // Usage errors: exit 2.
@@ -277,19 +284,25 @@ fn absurd_numbers_and_endless_files_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn a_closed_pipe_ends_perft_quietly() {
+/// Runs qitune with `args`, reads one byte of its output and closes the pipe, as `head -c 1`
+/// would, so that its later lines meet a closed pipe; returns how it ended.
+fn with_closed_pipe(args: &[&std::ffi::OsStr]) -> std::process::Output {
     use std::io::Read;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qitune"))
-        .args(["perft", "--game", "amazons", "--depth", "2", "--divide"])
+        .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Read one byte, then close the pipe as `head -c 1` would; later lines meet a closed pipe.
     let mut one = [0u8; 1];
     child.stdout.take().unwrap().read_exact(&mut one).unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_perft_quietly() {
+    let args = ["perft", "--game", "amazons", "--depth", "2", "--divide"].map(std::ffi::OsStr::new);
+    let out = with_closed_pipe(&args);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("error"), "{err}");
 }
@@ -298,32 +311,19 @@ fn a_closed_pipe_ends_perft_quietly() {
 /// its lines are lost, its files are not, and no panic is reported.
 #[test]
 fn a_closed_pipe_does_not_stop_a_tuning_run() {
-    use std::io::Read;
     let dir = scratch("pipe");
-    let positions = std::fs::canonicalize("positions/xiangqi-train-a.epd").unwrap();
-    let config = dir.join("p.json");
-    std::fs::write(
-        &config,
-        format!(
-            r#"{{"name":"p","seed":3,"population":4,"groups":2,"generations":3,"evolve":["rook"],
-               "environments":[{{"from_generation":1,"positions":"{}","nodes":100}}]}}"#,
-            positions.display()
-        ),
-    )
-    .unwrap();
+    let config = tiny_config(&dir, "p", 3, 100);
     let runs = dir.join("runs");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qitune"))
-        .args(["tune", "--threads", "1", "--config"])
-        .arg(&config)
-        .arg("--runs")
-        .arg(&runs)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut one = [0u8; 1];
-    child.stdout.take().unwrap().read_exact(&mut one).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let args = [
+        "tune".as_ref(),
+        "--threads".as_ref(),
+        "1".as_ref(),
+        "--config".as_ref(),
+        config.as_os_str(),
+        "--runs".as_ref(),
+        runs.as_os_str(),
+    ];
+    let out = with_closed_pipe(&args);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("error"), "{err}");
