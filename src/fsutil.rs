@@ -1,4 +1,5 @@
-//! File writing that survives a crash at any moment.
+//! The machine under qitune: file writing that survives a crash at any moment, reading with a
+//! bound, and the memory there is to plan with.
 
 use std::fs;
 use std::io::Write;
@@ -81,6 +82,14 @@ pub fn remove_temporaries(dir: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The memory the system can still give, in bytes (Linux's MemAvailable), if it says.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib << 10)
 }
 
 #[cfg(test)]

@@ -124,7 +124,14 @@ fn round_robin<G: Game>(args: Args, config: Config) -> Result<()> {
     let (names, players) = players::<G>(&args)?;
     let positions_path = match &args.positions {
         Some(p) => p.clone(),
-        None => PathBuf::from(&config.environments[0].positions),
+        // A run folder's configuration can be edited by hand: no environment is an error.
+        None => match config.environments.first() {
+            Some(e) => PathBuf::from(&e.positions),
+            None => bail!(
+                "{}/config.json lists no environments: give --positions",
+                args.run.display()
+            ),
+        },
     };
     let positions = arena::read_positions::<G>(&positions_path)?;
     let (table, plus_minus) = play::<G>(&args, &names, players, &positions)?;

@@ -13,17 +13,7 @@ const BYTES_PER_GAME: u64 = 4096;
 
 /// The memory a run may plan to use: what the machine has available (Linux), else 4 GiB.
 pub(crate) fn memory_limit() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|text| {
-            text.lines()
-                .find(|l| l.starts_with("MemAvailable:"))?
-                .split_whitespace()
-                .nth(1)?
-                .parse::<u64>()
-                .ok()
-        })
-        .map_or(4 << 30, |kib| kib << 10)
+    crate::fsutil::available_memory().unwrap_or(4 << 30)
 }
 
 /// The most nodes a move a run may ask for: about half a minute a move on one core, far

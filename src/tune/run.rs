@@ -552,12 +552,13 @@ impl<G: Game, M: Method> Run<G, M> {
         observe: &(impl Fn(Progress) + Sync),
         faults: &mut Faults,
     ) -> Result<Option<ValidationRow>, RunError> {
-        let (Some(v), Some(validator)) = (&self.config.validation, &self.validator) else {
+        let (Some(v), Some(validator), true) = (
+            &self.config.validation,
+            &self.validator,
+            self.validates(generation),
+        ) else {
             return Ok(None);
         };
-        if !self.validates(generation) {
-            return Ok(None);
-        }
         let budget = v
             .nodes
             .map_or_else(|| self.config.environment(generation).budget(), Budget::Nodes);

@@ -245,7 +245,7 @@ fn prepare<G: Game>(args: &Args) -> Result<(Match<G>, usize)> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Each game in flight holds two tables of --hash MiB: refuse what the machine cannot hold
     // before a game starts, rather than die of it in the middle.
-    if let (Some(mb), Some(available)) = (args.hash, available_mib()) {
+    if let (Some(mb), Some(available)) = (args.hash, qitune::fsutil::available_memory().map(|b| b >> 20)) {
         let needed = 2 * mb as u64 * threads.min(args.games) as u64;
         if needed > available {
             bail!(
@@ -425,12 +425,4 @@ fn pgn_text<G: Game>(args: &Args, played: &[arena::Played<G>]) -> String {
         ));
     }
     text
-}
-
-/// The memory the system can still give, in MiB (Linux's MemAvailable), if it says.
-fn available_mib() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }

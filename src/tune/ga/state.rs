@@ -24,19 +24,6 @@ pub enum Members {
     Real(Vec<Individual>),
 }
 
-impl Members {
-    pub fn len(&self) -> usize {
-        match self {
-            Members::Binary(m) => m.len(),
-            Members::Real(m) => m.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
 /// Games an individual has played and its wins minus losses in them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
