@@ -10,13 +10,20 @@ out, so both are counted on the same positions. Usage:
 
 PLAYER is the name in the PGN's Red and Black tags; GAMES is how many of its checkmate
 losses to take, in file order; each engine is a command line, e.g.
-`python3 scripts/mate-horizon.py experiments/pikafish-20s/games.pgn default 300 40
+`python3 scripts/mate-horizon.py experiments/pikafish-20s/games.pgn.gz default 300 40
 "target/release/qitune engine" /opt/pikafish/src/pikafish`."""
 
+import gzip
 import re
 import shlex
 import subprocess
 import sys
+
+
+def open_text(path):
+    """A PGN file, plain or gzipped (the archived game records are kept as .pgn.gz)."""
+    return gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")
+
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 PLIES = (4, 8, 12, 16)
@@ -73,7 +80,7 @@ def main():
     if not (ms.isdigit() and games.isdigit() and int(ms) > 0 and int(games) > 0):
         sys.exit(f"error: MS and GAMES must be positive integers, not '{ms}' and '{games}'")
     try:
-        pgn = open(path, encoding="utf-8").read()
+        pgn = open_text(path).read()
     except OSError as e:
         sys.exit(f"error: cannot read {path}: {e.strerror}")
     commands = [shlex.split(c) for c in commands]

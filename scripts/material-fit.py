@@ -15,11 +15,18 @@ whether the rook is worth 9 pawns or 12), so compare fits with each other, not w
 evaluation's values.
 
 Usage: scripts/material-fit.py [--player NAME] GAMES.pgn...
-   e.g. scripts/material-fit.py --player default experiments/pikafish-*/games.pgn
+   e.g. scripts/material-fit.py --player default experiments/pikafish-*/games.pgn.gz
 """
+import gzip
 import math
 import re
 import sys
+
+
+def open_text(path):
+    """A PGN file, plain or gzipped (the archived game records are kept as .pgn.gz)."""
+    return gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")
+
 
 TERMS = ["rook", "cannon", "horse", "advisor", "elephant", "pawn", "crossed pawn"]
 ROLE = {"r": 0, "c": 1, "n": 2, "h": 2, "a": 3, "b": 4, "e": 4}
@@ -28,7 +35,7 @@ ROLE = {"r": 0, "c": 1, "n": 2, "h": 2, "a": 3, "b": 4, "e": 4}
 def games(path):
     """Yields (tags, moves) for each game of a PGN file."""
     tags, moves = {}, []
-    with open(path) as f:
+    with open_text(path) as f:
         for line in f:
             line = line.strip()
             tag = re.match(r'\[(\w+) "(.*)"\]', line)
@@ -137,7 +144,7 @@ def main(argv):
         sys.exit(__doc__.strip().split("\n\n")[-1])
     for path in argv:
         try:
-            open(path).close()
+            open_text(path).close()
         except OSError as e:
             sys.exit(f"error: cannot read {path}: {e.strerror}")
     rows = samples(argv, player)

@@ -8,12 +8,19 @@ Prints each value in the engine's units and as a share of the rook. Usage:
 
     python3 scripts/piece-values.py GAMES.pgn ENGINE [ENGINE-ARGS...]
 
-e.g. `python3 scripts/piece-values.py experiments/sprt/probcut-120/games.pgn
+e.g. `python3 scripts/piece-values.py experiments/sprt/probcut-120/games.pgn.gz
 /opt/pikafish/src/pikafish`."""
 
+import gzip
 import re
 import subprocess
 import sys
+
+
+def open_text(path):
+    """A PGN file, plain or gzipped (the archived game records are kept as .pgn.gz)."""
+    return gzip.open(path, "rt", encoding="utf-8") if str(path).endswith(".gz") else open(path, encoding="utf-8")
+
 
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 KINDS = [("rook", "R"), ("horse", "N"), ("cannon", "C"), ("advisor", "A"), ("elephant", "B"),
@@ -79,7 +86,7 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__.split("Usage:")[1].strip())
     try:
-        pgn = open(sys.argv[1], encoding="utf-8").read()
+        pgn = open_text(sys.argv[1]).read()
     except OSError as e:
         sys.exit(f"error: {sys.argv[1]}: {e.strerror}")
     boards = list(positions(pgn))

@@ -1,9 +1,9 @@
 //! The run report: one self-contained HTML page of a tuning run's folder, with charts drawn
 //! as inline SVG by plotters. No scripts and nothing fetched: it opens from a file anywhere.
 //!
-//! It shows the generations (fitness, validation Elo with its interval, the adaptive rates,
-//! diversity, speed, results) or, for SPSA and fitting runs, each column of their steps,
-//! each evolved parameter's path, the evolved piece-square
+//! It shows the steps (for the GA its generations: fitness, the adaptive rates, diversity,
+//! speed, results; for SPSA and fitting runs each column of their steps), validation Elo
+//! with its interval, each evolved parameter's path, the evolved piece-square
 //! values as boards beside the base ones, the final weights against the base, and the
 //! round robin when one was played.
 
@@ -43,7 +43,10 @@ struct RunData {
     /// Each column of the method's rows against the step.
     steps: Vec<run::Column>,
     validations: Vec<ValidationRow>,
-    /// Each generation's champion, in generation order.
+    /// The steps completed.
+    done: usize,
+    /// Each step's champion that the folder keeps, in step order (an archived run may keep
+    /// only some).
     champions: Vec<(usize, Params)>,
     evolved: Vec<usize>,
     round_robin: Option<Vec<Vec<String>>>,
@@ -136,7 +139,7 @@ pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportEr
     );
     let champion = |v: &Option<ValidationRow>| {
         v.as_ref().map_or("-".to_string(), |v| {
-            format!("generation {}: {}", v.generation, elo_text(v))
+            format!("step {}: {}", v.generation, elo_text(v))
         })
     };
     for r in &runs {
@@ -251,9 +254,11 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         .unwrap_or_default();
     let validations = run::validations(dir)?;
     let mut champions = Vec::new();
-    for g in done {
-        let path = run::existing_champion(dir, g)?;
-        champions.push((g, Params::load(&path, &config.game, specs, retired)?));
+    for &g in &done {
+        let path = run::champion_path(dir, g);
+        if path.exists() {
+            champions.push((g, Params::load(&path, &config.game, specs, retired)?));
+        }
     }
     let rr_path = dir.join("roundrobin.csv");
     let round_robin = if rr_path.exists() {
@@ -282,6 +287,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         method,
         steps,
         validations,
+        done: done.len(),
         champions,
         evolved,
         round_robin,
@@ -310,7 +316,7 @@ fn summary(html: &mut String, d: &RunData) {
     };
     let games = column("games") as usize;
     let seconds = column("seconds");
-    let done = d.champions.len();
+    let done = d.done;
     let settings: Vec<String> = c
         .settings
         .iter()
@@ -338,8 +344,9 @@ fn summary(html: &mut String, d: &RunData) {
     if let Some(best) = run::best_validation(&d.validations) {
         let _ = writeln!(
             html,
-            "<p>Best validated champion: generation {}, {} against the anchor on held-out \
+            "<p>Best validated champion: {} {}, {} against the anchor on held-out \
              positions ({} games: +{} ={} -{}).</p>",
+            d.method.unit,
             best.generation,
             elo_text(best),
             best.games,
@@ -381,7 +388,7 @@ fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
                     color: BLUE,
                     points: points.clone(),
                 };
-                chart_unless_constant(name, &[line])
+                chart_unless_constant(d.method.unit, name, &[line])
             })
             .collect();
     }
@@ -410,24 +417,24 @@ fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
                     }
                 })
                 .collect();
-            chart_unless_constant(chart.title, &lines)
+            chart_unless_constant(d.method.unit, chart.title, &lines)
         })
         .collect()
 }
 
 /// The chart of `lines`, or where every line holds one value at every step (the games a
 /// step, say) a sentence that says so: a flat line on a magnified axis shows nothing.
-fn chart_unless_constant(title: &str, lines: &[Series]) -> Result<String, ReportError> {
+fn chart_unless_constant(unit: &str, title: &str, lines: &[Series]) -> Result<String, ReportError> {
     let flat = |s: &Series| s.points.len() > 1 && s.points.iter().all(|&(_, y)| y == s.points[0].1);
     if lines.is_empty() || !lines.iter().all(flat) {
-        return line_chart(title, (640, 300), lines, None);
+        return line_chart(unit, title, (640, 300), lines, None);
     }
     let values: Vec<String> = lines
         .iter()
         .map(|s| format!("{} {}", escape(&s.name), s.points[0].1))
         .collect();
     Ok(format!(
-        "<p class=\"constant\">{}: {} at every step.</p>",
+        "<p class=\"constant\">{}: {} at every {unit}.</p>",
         escape(title),
         values.join(", ")
     ))
@@ -466,14 +473,16 @@ fn bounds(series: &[Series], extra: &[f64]) -> (std::ops::Range<f64>, std::ops::
     (x0..x1.max(x0 + 1.0), y0 - pad..y1 + pad)
 }
 
-/// A line chart as an inline SVG; `reference` draws a dashed horizontal line at that value.
+/// A line chart against the `unit` (a step, a generation) as an inline SVG; `reference`
+/// draws a dashed horizontal line at that value.
 fn line_chart(
+    unit: &str,
     title: &str,
     size: (u32, u32),
     lines: &[Series],
     reference: Option<f64>,
 ) -> Result<String, ReportError> {
-    line_chart_over("generation", title, size, lines, reference, false)
+    line_chart_over(unit, title, size, lines, reference, false)
 }
 
 /// A line chart whose x axis is `x_desc`, starting at 0 with `from_zero`; lines of few points
@@ -556,11 +565,13 @@ fn validation_section(html: &mut String, d: &RunData) -> Result<(), ReportError>
         return Ok(());
     }
     if !rows.is_empty() {
-        html.push_str(&elo_chart(&rows)?);
+        html.push_str(&elo_chart(d.method.unit, &rows)?);
     }
-    html.push_str(
-        "<table><tr><th>generation</th><th>games</th><th>W</th><th>D</th><th>L</th>\
-         <th>score</th><th>Elo (95%)</th><th>LOS</th></tr>\n",
+    let _ = writeln!(
+        html,
+        "<table><tr><th>{}</th><th>games</th><th>W</th><th>D</th><th>L</th>\
+         <th>score</th><th>Elo (95%)</th><th>LOS</th></tr>",
+        d.method.unit
     );
     for v in &d.validations {
         let _ = writeln!(
@@ -581,8 +592,8 @@ fn validation_section(html: &mut String, d: &RunData) -> Result<(), ReportError>
     Ok(())
 }
 
-/// Validation Elo per generation with its 95% interval as error bars.
-fn elo_chart(rows: &[&ValidationRow]) -> Result<String, ReportError> {
+/// Validation Elo per step with its 95% interval as error bars.
+fn elo_chart(unit: &str, rows: &[&ValidationRow]) -> Result<String, ReportError> {
     let title = "Champion against the anchor: Elo with 95% interval";
     let err = chart_error(title);
     let low = rows.iter().filter_map(|v| v.elo_low).fold(0.0, f64::min);
@@ -602,7 +613,7 @@ fn elo_chart(rows: &[&ValidationRow]) -> Result<String, ReportError> {
             .map_err(|e| err(e.to_string()))?;
         chart
             .configure_mesh()
-            .x_desc("generation")
+            .x_desc(unit)
             .x_label_formatter(&|x| whole(*x))
             .y_desc("Elo")
             .draw()
@@ -633,7 +644,8 @@ fn elo_chart(rows: &[&ValidationRow]) -> Result<String, ReportError> {
 }
 
 fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> {
-    let Some((last_generation, last)) = d.champions.last() else {
+    let unit = d.method.unit;
+    let Some((last_step, last)) = d.champions.last() else {
         return Ok(());
     };
     let group = |i: usize| {
@@ -646,8 +658,17 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
     if !scalars.is_empty() {
         let _ = writeln!(
             html,
-            "<p class=\"note\">Each generation's champion; the dashed line is the base value.</p>\
-             <div class=\"small\">"
+            "<p class=\"note\">Each {unit}'s champion; the dashed line is the base value.{}</p>\
+             <div class=\"small\">",
+            if d.champions.len() < d.done {
+                format!(
+                    " This folder keeps the champions of {} of its {} {unit}s; the lines join those.",
+                    d.champions.len(),
+                    d.done
+                )
+            } else {
+                String::new()
+            }
         );
         for &i in &scalars {
             let spec = &d.specs[i];
@@ -661,6 +682,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
                     .collect(),
             };
             html.push_str(&line_chart(
+                unit,
                 spec.name,
                 (300, 180),
                 &[path],
@@ -672,7 +694,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
     if let (Some(picture), false) = (d.picture, psts.is_empty()) {
         let _ = writeln!(
             html,
-            "<h3>Piece-square values: base and generation {last_generation}</h3>\
+            "<h3>Piece-square values: base and {unit} {last_step}</h3>\
              <p class=\"note\">{} Green above zero, red below.</p><div class=\"small\">",
             picture.note
         );
@@ -866,7 +888,7 @@ fn ratings_chart(ratings: &[(String, f64, f64)]) -> Result<String, ReportError> 
     Ok(svg)
 }
 
-/// A generation axis label: whole numbers only.
+/// A step axis label: whole numbers only.
 fn whole(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 {
         format!("{x:.0}")
@@ -894,15 +916,16 @@ mod tests {
             color: BLUE,
             points: ys.iter().enumerate().map(|(i, &y)| (i as f64 + 1.0, y)).collect(),
         };
-        let flat = chart_unless_constant("Games a step", &[series("games", &[480.0, 480.0, 480.0])]).unwrap();
+        let flat = chart_unless_constant("step", "Games a step", &[series("games", &[480.0, 480.0, 480.0])])
+            .unwrap();
         assert!(
             flat.contains("games 480 at every step") && !flat.contains("<svg"),
             "{flat}"
         );
-        let moving = chart_unless_constant("Elo", &[series("elo", &[1.0, 5.0])]).unwrap();
+        let moving = chart_unless_constant("step", "Elo", &[series("elo", &[1.0, 5.0])]).unwrap();
         assert!(moving.starts_with("<svg"), "{moving}");
         // One point is no run of constants yet: it is drawn.
-        assert!(chart_unless_constant("Elo", &[series("elo", &[3.0])])
+        assert!(chart_unless_constant("step", "Elo", &[series("elo", &[3.0])])
             .unwrap()
             .starts_with("<svg"));
     }
@@ -922,7 +945,7 @@ mod tests {
             color: BLUE,
             points: vec![(1.0, 3.0), (2.0, 5.0), (3.0, 4.0)],
         };
-        let svg = line_chart("Fitness", (640, 300), &[s], Some(4.0)).unwrap();
+        let svg = line_chart("generation", "Fitness", (640, 300), &[s], Some(4.0)).unwrap();
         assert!(svg.starts_with("<svg"), "{svg}");
         assert!(svg.contains("Fitness") && svg.contains("generation"));
         assert!(

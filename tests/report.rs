@@ -317,3 +317,39 @@ fn runs_lists_each_run_with_its_state() {
     assert_eq!(first["state"], "running");
     std::fs::remove_dir_all(runs.parent().unwrap()).unwrap();
 }
+
+/// An archived run may keep only some of its champions: its report joins those it has and
+/// says so, it still resumes (a step needs only the last champion), and an export of a
+/// champion thinned out names what is missing.
+#[test]
+fn a_run_with_thinned_champions_reports_and_resumes() {
+    let run = tiny_run("thinned");
+    for g in [1, 2] {
+        std::fs::remove_file(run.join(format!("champions/gen-{g:04}.json"))).unwrap();
+    }
+    qitune()
+        .args(["report", "--run", run.to_str().unwrap()])
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(
+        page.contains("keeps the champions of 1 of its 3 generations"),
+        "the report does not say that champions were thinned"
+    );
+    let out = qitune()
+        .args(["export", "--run", run.to_str().unwrap(), "--gen", "2", "--out"])
+        .arg(run.join("two.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no champion of generation 2"));
+    let config = run.parent().unwrap().parent().unwrap().join("tiny.json");
+    qitune()
+        .args(["tune", "--config", config.to_str().unwrap(), "--runs"])
+        .arg(run.parent().unwrap())
+        .args(["--resume", "--generations", "4", "--quiet"])
+        .assert()
+        .success();
+    assert!(run.join("champions/gen-0004.json").exists());
+    std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
+}

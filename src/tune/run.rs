@@ -341,27 +341,26 @@ impl<G: Game, M: Method> Run<G, M> {
     }
 
     /// Checks that the folder's files agree with state.json before anything more is written:
-    /// a champion for every completed step, a CSV with its header and a row for each, and
+    /// the last completed step's champion, a CSV with its header and a row for each step, and
     /// nothing from a step beyond the next (what a crash while saving leaves). The rows of
     /// that unfinished step are dropped; any other mismatch is an error that names the
-    /// file, never a silent continuation.
+    /// file, never a silent continuation. Earlier champions may have been thinned out of an
+    /// archived folder: the run needs none of them.
     fn check_folder(&self) -> Result<(), RunError> {
         let done = self.generation;
         let stale = |path: PathBuf, reason: String| Err(RunError::State { path, reason });
-        for g in 1..=done {
-            let path = self.champion_path(g);
-            if !path.exists() {
-                return stale(
-                    path,
-                    format!("missing, though state.json says {done} generations are complete"),
-                );
-            }
+        let path = self.champion_path(done);
+        if done > 0 && !path.exists() {
+            return stale(
+                path,
+                format!("missing, though state.json says {done} steps are complete"),
+            );
         }
         if let Some(last) = last_champion(&self.dir).filter(|&last| last > done + 1) {
             return stale(
                 self.dir.join("state.json"),
                 format!(
-                    "it says {done} generations are complete, but champions up to generation {last} exist: the state is older than the run's other files"
+                    "it says {done} steps are complete, but champions up to step {last} exist: the state is older than the run's other files"
                 ),
             );
         }

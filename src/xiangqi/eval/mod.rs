@@ -13,7 +13,7 @@
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
 //! mirrored twins over every weight (`configs/xiangqi-ga-twins-all.json`, 144,000 games at
-//! 1,000 nodes a move; `examples/xiangqi-twins-built-in.json`), and are now that set with its
+//! 1,000 nodes a move; `experiments/weights/xiangqi-twins-built-in.json`), and are now that set with its
 //! scalar weights retuned by SPSA at 10,000 nodes a move (`experiments/configs/xiangqi-eval-spsa.json`;
 //! written here by `scripts/set-built-in-weights.py`): +66.3 Elo over the twins' set in an
 //! SPRT at a real clock.

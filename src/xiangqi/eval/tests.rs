@@ -56,15 +56,19 @@ fn the_hand_set_and_former_built_in_weights_stay_loadable() {
     // The paper's baseline and the tuners' start, and the two built-in sets before the
     // current one: they must follow any change to the specs.
     let load = |name: &str| {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("examples")
-            .join(name);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
         Params::load(&path, GAME, specs(), &knobs::RETIRED).unwrap()
     };
-    let hand = load("xiangqi-hand-set.json");
+    let hand = load("examples/xiangqi-hand-set.json");
     assert_eq!(hand.get("rook"), Some(900));
-    assert_eq!(load("xiangqi-old-built-in.json").get("rook"), Some(925));
-    assert_eq!(load("xiangqi-spsa-built-in.json").get("rook"), Some(984));
+    assert_eq!(
+        load("experiments/weights/xiangqi-old-built-in.json").get("rook"),
+        Some(925)
+    );
+    assert_eq!(
+        load("experiments/weights/xiangqi-spsa-built-in.json").get("rook"),
+        Some(984)
+    );
     assert_ne!(hand.values(), default_params().values());
 }
 
