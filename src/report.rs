@@ -13,6 +13,7 @@ use crate::params::{LoadError, Params, Spec};
 use crate::tune::config::Config;
 use crate::tune::folder::{self as run, RunError, ValidationRow};
 use crate::tune::method::Info;
+use crate::tune::observe::{Chart, Observe, Stepped};
 use crate::tune::runs::RunSummary;
 use plotters::prelude::*;
 use std::fmt::Write as _;
@@ -38,8 +39,9 @@ struct RunData {
     config: Config,
     specs: &'static [Spec],
     base: Params,
-    /// The run's method.
+    /// The run's method, and the charts its view draws.
     method: &'static Info,
+    charts: &'static [Chart],
     /// Each column of the method's rows against the step.
     steps: Vec<run::Column>,
     validations: Vec<ValidationRow>,
@@ -52,6 +54,23 @@ struct RunData {
     round_robin: Option<Vec<Vec<String>>>,
     /// How the game draws its piece-square parameters, if it has any.
     picture: Option<BoardPicture>,
+}
+
+/// Keeps the run's `report.html` up to date: written at the session's first step (so that
+/// an early stop leaves one), then after every validation. A report that cannot be drawn
+/// costs a warning line, never the run.
+#[derive(Debug, Default)]
+pub struct ReportWriter;
+
+impl<R> Observe<R> for ReportWriter {
+    fn step(&mut self, step: &mut Stepped<R>) -> Result<(), RunError> {
+        if step.first || step.report.validation.is_some() {
+            if let Err(e) = write(step.dir, None) {
+                step.lines.push(format!("  warning: no report: {e}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The report of the run in `dir` as an HTML page.
@@ -247,6 +266,8 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let method = crate::tune::methods::info(&config.method)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
+    let charts = crate::tune::methods::charts(&config.method)
+        .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let steps = run::step_columns(&dir.join(method.csv))?;
     let done: Vec<usize> = steps
         .first()
@@ -285,6 +306,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         specs,
         base,
         method,
+        charts,
         steps,
         validations,
         done: done.len(),
@@ -378,7 +400,7 @@ const COLOURS: [RGBColor; 6] = [BLUE, GREEN, RED, MAGENTA, CYAN, BLACK];
 /// The method's charts of its rows; a method that names none gets one chart a column.
 fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
     let column = |name: &str| d.steps.iter().find(|(n, _)| n == name).map(|(_, p)| p);
-    if d.method.charts.is_empty() {
+    if d.charts.is_empty() {
         return d
             .steps
             .iter()
@@ -392,8 +414,7 @@ fn step_charts(d: &RunData) -> Result<Vec<String>, ReportError> {
             })
             .collect();
     }
-    d.method
-        .charts
+    d.charts
         .iter()
         .map(|chart| {
             let lines: Vec<Series> = chart

@@ -7,6 +7,7 @@
 use super::config::{Config, ConfigError};
 use super::folder::RunError;
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell};
+use super::observe::{Chart, View};
 use super::theta::{self, normal};
 use crate::arena::{tally_players, Fixture};
 use crate::game::{Game, GameRecord};
@@ -103,6 +104,32 @@ impl Row for EsRow {
     }
 }
 
+/// How a step reads: the line of its figures; its report draws a chart a column.
+pub struct EsView;
+
+impl View for EsView {
+    type Row = EsRow;
+    const CHARTS: &'static [Chart] = &[];
+
+    fn line(&self, r: &EsRow) -> String {
+        format!(
+            "step {:>4}: child +{} ={} -{} parent, {}  sigma {:.2}% of range  drift {:.2}%  {:.1} games/s",
+            r.generation,
+            r.child_wins,
+            r.draws,
+            r.parent_wins,
+            if r.accepted == 1 { "kept" } else { "dropped" },
+            100.0 * r.sigma,
+            100.0 * r.drift,
+            r.games_per_s
+        )
+    }
+
+    fn progress(&self, r: &EsRow) -> String {
+        format!("sigma {:.2}%", 100.0 * r.sigma)
+    }
+}
+
 /// The stream purpose of a step's child and openings.
 const CHILD: u64 = 5;
 
@@ -122,6 +149,7 @@ impl Method for OnePlusOne {
     type State = EsState;
     type Row = EsRow;
     type Pending = Pending;
+    type View = EsView;
 
     const INFO: Info = Info {
         name: "es",
@@ -140,7 +168,6 @@ impl Method for OnePlusOne {
             "seconds",
             "games_per_s",
         ],
-        charts: &[],
     };
 
     fn validate(s: &EsSettings, _: &Config, _: &[Spec]) -> Result<(), ConfigError> {
@@ -249,22 +276,8 @@ impl Method for OnePlusOne {
         }))
     }
 
-    fn line(&self, r: &EsRow) -> String {
-        format!(
-            "step {:>4}: child +{} ={} -{} parent, {}  sigma {:.2}% of range  drift {:.2}%  {:.1} games/s",
-            r.generation,
-            r.child_wins,
-            r.draws,
-            r.parent_wins,
-            if r.accepted == 1 { "kept" } else { "dropped" },
-            100.0 * r.sigma,
-            100.0 * r.drift,
-            r.games_per_s
-        )
-    }
-
-    fn progress(&self, r: &EsRow) -> String {
-        format!("sigma {:.2}%", 100.0 * r.sigma)
+    fn view(&self) -> EsView {
+        EsView
     }
 }
 

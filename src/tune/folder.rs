@@ -6,6 +6,12 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// A row of a run's CSV files: it belongs to one step.
+pub trait Row: Serialize + DeserializeOwned + Clone + std::fmt::Debug {
+    /// The step the row belongs to (its first column, `generation` in every method's files).
+    fn step(&self) -> usize;
+}
+
 /// A JSON file of a run folder (`config.json`, `state.json`).
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, RunError> {
     let text = crate::fsutil::read_text(path, crate::fsutil::MAX_JSON_BYTES).map_err(io(path))?;
@@ -48,7 +54,7 @@ pub struct ValidationRow {
     pub los: f64,
 }
 
-impl super::method::Row for ValidationRow {
+impl Row for ValidationRow {
     fn step(&self) -> usize {
         self.generation
     }

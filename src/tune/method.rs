@@ -9,6 +9,8 @@
 
 use super::config::{Config, ConfigError, Init};
 use super::error::RunError;
+pub use super::folder::Row;
+use super::observe::View;
 use crate::arena::{Fixture, Runner};
 use crate::game::{Budget, Game, GameRecord};
 use crate::params::{Params, Spec};
@@ -30,22 +32,6 @@ pub struct Info {
     /// The CSV file of its rows, and the rows' columns (a step number first).
     pub csv: &'static str,
     pub columns: &'static [&'static str],
-    /// The charts a report draws from those columns.
-    pub charts: &'static [Chart],
-}
-
-/// A report chart of some of a method's columns against the step.
-#[derive(Debug)]
-pub struct Chart {
-    pub title: &'static str,
-    /// Each line: its label, its column, and a column it is divided by (a share).
-    pub lines: &'static [(&'static str, &'static str, Option<&'static str>)],
-}
-
-/// A row of a run's CSV files: it belongs to one step.
-pub trait Row: Serialize + DeserializeOwned + Clone + std::fmt::Debug {
-    /// The step the row belongs to (its first column, `generation` in every method's files).
-    fn step(&self) -> usize;
 }
 
 /// What a method is told of its run once, when the run is made or reopened.
@@ -129,6 +115,8 @@ pub trait Method: Sized {
     type Row: Row;
     /// What it remembers between asking for a batch and being told its results.
     type Pending;
+    /// How its rows read (its lines, progress and charts), apart from the algorithm.
+    type View: View<Row = Self::Row>;
 
     const INFO: Info;
 
@@ -176,11 +164,8 @@ pub trait Method: Sized {
         setup: &Setup,
     ) -> Result<Tell<Self>, RunError>;
 
-    /// A step's line of the run's output and log.
-    fn line(&self, row: &Self::Row) -> String;
-
-    /// A few words on the progress bar after a step.
-    fn progress(&self, row: &Self::Row) -> String;
+    /// Its view, for a run's observers.
+    fn view(&self) -> Self::View;
 }
 
 /// Mixes the run seed with a step and a purpose into a stream seed: every random choice of a

@@ -3,6 +3,7 @@
 
 use super::config::{check_memory, from_value, Config, ConfigError};
 use super::method::{Info, Method};
+use super::observe::{Chart, View};
 use crate::params::Spec;
 
 /// A job to run with the method a configuration names (see [`with_method`]).
@@ -15,6 +16,14 @@ macro_rules! registry {
     ($($method:ty),* $(,)?) => {
         /// Every method's description, in the registry's order.
         pub const METHODS: &[&Info] = &[$(&<$method as Method>::INFO),*];
+
+        /// The report's charts of the rows of the method named `name`.
+        pub fn charts(name: &str) -> Result<&'static [Chart], ConfigError> {
+            $(if name == <$method as Method>::INFO.name {
+                return Ok(<<$method as Method>::View as View>::CHARTS);
+            })*
+            Err(ConfigError::UnknownMethod(name.to_string(), names()))
+        }
 
         /// Runs `job` with the method named `name`.
         pub fn with_method<J: WithMethod>(name: &str, job: J) -> Result<J::Output, ConfigError> {
@@ -185,7 +194,7 @@ mod tests {
                 );
             }
             assert_eq!(a.columns[0], "generation", "{}", a.name);
-            for chart in a.charts {
+            for chart in charts(a.name).unwrap() {
                 for (_, column, per) in chart.lines {
                     assert!(a.columns.contains(column), "{}: {column}", a.name);
                     assert!(per.map_or(true, |p| a.columns.contains(&p)), "{}", a.name);

@@ -9,6 +9,7 @@ pub mod folder;
 pub mod ga;
 pub mod method;
 pub mod methods;
+pub mod observe;
 pub mod run;
 pub mod runs;
 pub mod spsa;

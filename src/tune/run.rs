@@ -13,6 +13,8 @@ use super::folder::{
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
 use super::methods;
+use super::observe::{step_lines, Observe, Stepped, View};
+pub use super::observe::{Faults, Progress, StepReport};
 use super::subject::{resolve_engine, Subject};
 use crate::arena::Player;
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
@@ -40,46 +42,6 @@ struct Header {
     seed: u64,
     #[serde(flatten)]
     method: serde_json::Map<String, serde_json::Value>,
-}
-
-/// What a step gave: its row and, when due, its validation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StepReport<R> {
-    pub stats: R,
-    pub validation: Option<ValidationRow>,
-    /// The step's games (its validation's included) that an outside engine lost by a fault.
-    pub faults: Faults,
-}
-
-/// Games lost to an outside engine's fault (a crash, a hang, an illegal or late answer),
-/// and what the first few said: a tuned engine that breaks for some settings shows it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Faults {
-    pub games: usize,
-    pub first: Vec<String>,
-}
-
-impl Faults {
-    /// The faults kept word for word; the rest are counted.
-    const KEPT: usize = 3;
-
-    fn add<M>(&mut self, records: &[GameRecord<M>]) {
-        for fault in records.iter().filter_map(|r| r.fault.as_ref()) {
-            self.games += 1;
-            if self.first.len() < Self::KEPT {
-                self.first.push(fault.clone());
-            }
-        }
-    }
-}
-
-/// What a step tells its observer as it goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// A game finished.
-    Game,
-    /// The step's validation starts: this many games against the anchor.
-    Validating(usize),
 }
 
 /// A tuning run of game `G` by method `M` bound to its folder.
@@ -477,8 +439,44 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(schedule.run(runner, |_| done())?)
     }
 
+    /// Plays this session's steps on `threads` workers up to its target, saving each and
+    /// handing it, in words, to `observers` in their order (each told of every game too).
+    /// Returns the games outside engines lost by faults this session.
+    pub fn session(
+        &mut self,
+        threads: usize,
+        observers: &mut [&mut dyn Observe<M::Row>],
+    ) -> Result<usize, RunError> {
+        let (view, mut faults, first) = (self.method.view(), 0, self.generation);
+        while self.generation < self.target {
+            let report = {
+                let watching: Vec<&dyn Observe<M::Row>> = observers.iter().map(|o| &**o).collect();
+                self.step(threads, |event| watching.iter().for_each(|o| o.progress(event)))?
+            };
+            faults += report.faults.games;
+            let mut stepped = Stepped {
+                dir: &self.dir,
+                done: self.generation,
+                target: self.target,
+                unit: M::INFO.unit,
+                first: self.generation == first + 1,
+                lines: step_lines(
+                    view.line(&report.stats),
+                    report.validation.as_ref(),
+                    &report.faults,
+                ),
+                progress: view.progress(&report.stats),
+                report: &report,
+            };
+            for observer in observers.iter_mut() {
+                observer.step(&mut stepped)?;
+            }
+        }
+        Ok(faults)
+    }
+
     /// Runs one step on `threads` workers and saves it, telling `observe` of every game.
-    pub fn step(
+    fn step(
         &mut self,
         threads: usize,
         observe: impl Fn(Progress) + Sync,

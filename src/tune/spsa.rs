@@ -12,6 +12,7 @@
 use super::config::{Config, ConfigError};
 use super::folder::RunError;
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell};
+use super::observe::{Chart, View};
 use super::theta::{self, ThetaState};
 use crate::arena::{stats::Wdl, tally_players, Fixture};
 use crate::game::{Game, GameRecord};
@@ -213,6 +214,32 @@ impl Row for SpsaRow {
     }
 }
 
+/// How a step reads: the line of its figures; its report draws a chart a column.
+pub struct SpsaView;
+
+impl View for SpsaView {
+    type Row = SpsaRow;
+    const CHARTS: &'static [Chart] = &[];
+
+    fn line(&self, r: &SpsaRow) -> String {
+        format!(
+            "step {:>4}: {} iterations  plus +{} ={} -{} minus  c {:.2}% of range  drift {:.2}%  {:.1} games/s",
+            r.generation,
+            r.iterations,
+            r.plus_wins,
+            r.draws,
+            r.minus_wins,
+            100.0 * r.c_share,
+            100.0 * r.drift,
+            r.games_per_s
+        )
+    }
+
+    fn progress(&self, r: &SpsaRow) -> String {
+        format!("drift {:.2}%", 100.0 * r.drift)
+    }
+}
+
 /// The stream purpose of an iteration's direction and openings.
 const ITERATION: u64 = 4;
 
@@ -241,6 +268,7 @@ impl Method for Spsa {
     type State = ThetaState;
     type Row = SpsaRow;
     type Pending = Pending;
+    type View = SpsaView;
 
     const INFO: Info = Info {
         name: "spsa",
@@ -259,7 +287,6 @@ impl Method for Spsa {
             "seconds",
             "games_per_s",
         ],
-        charts: &[],
     };
 
     fn validate(s: &SpsaSettings, config: &Config, specs: &[Spec]) -> Result<(), ConfigError> {
@@ -378,22 +405,8 @@ impl Method for Spsa {
         }))
     }
 
-    fn line(&self, r: &SpsaRow) -> String {
-        format!(
-            "step {:>4}: {} iterations  plus +{} ={} -{} minus  c {:.2}% of range  drift {:.2}%  {:.1} games/s",
-            r.generation,
-            r.iterations,
-            r.plus_wins,
-            r.draws,
-            r.minus_wins,
-            100.0 * r.c_share,
-            100.0 * r.drift,
-            r.games_per_s
-        )
-    }
-
-    fn progress(&self, r: &SpsaRow) -> String {
-        format!("drift {:.2}%", 100.0 * r.drift)
+    fn view(&self) -> SpsaView {
+        SpsaView
     }
 }
 

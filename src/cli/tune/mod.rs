@@ -6,10 +6,12 @@ mod screen;
 use anyhow::Result;
 use qitune::game::{Budget, Game};
 use qitune::games::{with_game, WithGame};
+use qitune::report::ReportWriter;
 use qitune::tune::config::Config;
 use qitune::tune::folder::{best_validation, validations, RunError, ValidationRow};
 use qitune::tune::method::Method;
 use qitune::tune::methods::{with_method, WithMethod};
+use qitune::tune::observe::{count, signed, validation_text, Observe, Stepped};
 use qitune::tune::run::Run;
 use qitune::tune::stages::{stage_start, Plan};
 use screen::Screen;
@@ -222,7 +224,7 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         run.lock_path().map(Path::to_path_buf),
         Some(run.dir.clone()),
     );
-    let screen = Screen::new(&run, !args.quiet && !args.jsonl, turn)?;
+    let mut screen = Screen::new(&run, !args.quiet && !args.jsonl, turn)?;
     let header = format!(
         "run {} in {}: {unit} {} of {target}, {} games a {unit}",
         run.config.name,
@@ -237,38 +239,13 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
             run.dir.join("report.html").display()
         ));
     }
-    // The report is there from the session's first step on, then follows the validations.
-    let mut reported = false;
-    let mut faults = 0;
-    while run.done() < target {
-        screen.start_step(run.games_per_step());
-        let report = run.step(threads, |event| screen.observe(event))?;
-        let mut lines = vec![run.method().line(&report.stats)];
-        if let Some(v) = &report.validation {
-            lines.push(format!("  validation: {}", validation_text(v)));
-        }
-        if report.faults.games > 0 {
-            faults += report.faults.games;
-            lines.push(format!(
-                "  {} lost to outside-engine faults: {}",
-                count(report.faults.games, "game"),
-                report.faults.first.join("; ")
-            ));
-        }
-        if report.validation.is_some() || !reported {
-            reported = true;
-            // The report follows the run: a failure to draw it loses nothing of the run.
-            if let Err(e) = qitune::report::write(&run.dir, None) {
-                lines.push(format!("  warning: no report: {e}"));
-            }
-        }
-        lines.extend(screen.step_done(run.done(), run.method().progress(&report.stats)));
-        screen.say(&lines)?;
-        if args.jsonl {
-            let row = serde_json::json!({ "stats": report.stats, "validation": report.validation });
-            super::out(row);
-        }
+    let mut report = ReportWriter;
+    let mut jsonl = Jsonl;
+    let mut observers: Vec<&mut dyn Observe<M::Row>> = vec![&mut report, &mut screen];
+    if args.jsonl {
+        observers.push(&mut jsonl);
     }
+    let faults = run.session(threads, &mut observers)?;
     screen.finish();
     let done_all = run.done() >= run.planned();
     let (dir, config) = (run.dir.clone(), run.config.clone());
@@ -283,16 +260,6 @@ fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
         ));
     }
     screen.summary(&lines, args.jsonl)
-}
-
-/// An Elo figure with its sign, a rounded zero as `+0.0` (never `-0.0`).
-fn signed(v: f64) -> String {
-    format!("{:+.1}", if v.abs() < 0.05 { 0.0 } else { v })
-}
-
-/// `n` things, in words: `1 game`, `3 games`.
-fn count(n: usize, thing: &str) -> String {
-    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A session's last lines: how far the run is, its report, its result and its best
@@ -383,24 +350,6 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     )
 }
 
-/// A validation in words: the champion's results and Elo against the anchor.
-fn validation_text(v: &ValidationRow) -> String {
-    let elo = match (v.elo, v.elo_low, v.elo_high) {
-        (Some(e), Some(lo), Some(hi)) => format!("Elo {} (95% {} to {})", signed(e), signed(lo), signed(hi)),
-        (Some(e), _, _) => format!("Elo {}", signed(e)),
-        _ if v.score >= 1.0 => "every game won".to_string(),
-        _ => "every game lost".to_string(),
-    };
-    format!(
-        "{} games vs the anchor on held-out positions: +{} ={} -{}, {elo}, LOS {:.1}%",
-        v.games,
-        v.wins,
-        v.draws,
-        v.losses,
-        100.0 * v.los
-    )
-}
-
 /// The command that goes on with this run as this session would have: the configuration,
 /// where the run lives, and the session's own flags (without `--generations` a short
 /// session would go on to the configuration's whole plan).
@@ -425,4 +374,16 @@ fn resume_hint(args: &Args) -> String {
         again.push_str(" --jsonl");
     }
     again
+}
+
+/// One JSON object a step on standard output (its row, and its validation when it had
+/// one), for other programs.
+struct Jsonl;
+
+impl<R: serde::Serialize> Observe<R> for Jsonl {
+    fn step(&mut self, step: &mut Stepped<R>) -> Result<(), RunError> {
+        let report = step.report;
+        super::out(serde_json::json!({ "stats": report.stats, "validation": report.validation }));
+        Ok(())
+    }
 }

@@ -7,7 +7,9 @@ use super::super::progress::{clock_now, hms};
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qitune::game::Game;
+use qitune::tune::error::{io, RunError};
 use qitune::tune::method::Method;
+use qitune::tune::observe::{Observe, Stepped};
 use qitune::tune::run::{Progress, Run};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -24,6 +26,8 @@ pub struct Screen {
     /// What a step is called, and the step this session ends at.
     unit: &'static str,
     target: usize,
+    /// The games of a step.
+    games: usize,
     started: Instant,
     log: std::fs::File,
     log_path: PathBuf,
@@ -64,12 +68,14 @@ impl Screen {
             shown,
             unit,
             target,
+            games,
             started: Instant::now(),
             log,
             log_path,
             turn,
         };
         screen.set_done(first);
+        screen.start_step();
         Ok(screen)
     }
 
@@ -85,7 +91,7 @@ impl Screen {
     }
 
     /// Logs lines and shows them.
-    pub fn say(&self, lines: &[String]) -> Result<()> {
+    pub fn say(&self, lines: &[String]) -> Result<(), RunError> {
         let _turn = self.turn.take();
         for line in lines {
             self.log_line(line)?;
@@ -109,33 +115,17 @@ impl Screen {
         Ok(())
     }
 
-    fn log_line(&self, line: &str) -> Result<()> {
+    fn log_line(&self, line: &str) -> Result<(), RunError> {
         // A shared file writes as well: appends need no exclusive handle.
         let mut log = &self.log;
-        writeln!(log, "[{}] {line}", clock_now())
-            .with_context(|| format!("cannot write {}", self.log_path.display()))
+        writeln!(log, "[{}] {line}", clock_now()).map_err(io(&self.log_path))
     }
 
-    /// A step of `games` games begins.
-    pub fn start_step(&self, games: usize) {
+    /// A step begins.
+    fn start_step(&self) {
         self.step_bar.reset();
-        self.step_bar.set_length(games as u64);
+        self.step_bar.set_length(self.games as u64);
         self.step_bar.set_prefix("games");
-    }
-
-    /// What the step reports as it goes.
-    pub fn observe(&self, event: Progress) {
-        match event {
-            Progress::Game => {
-                self.step_bar.inc(1);
-                self.run_bar.inc(1);
-            }
-            Progress::Validating(n) => {
-                self.step_bar.reset();
-                self.step_bar.set_length(n as u64);
-                self.step_bar.set_prefix("validation games");
-            }
-        }
     }
 
     fn set_done(&self, done: usize) {
@@ -145,7 +135,7 @@ impl Screen {
 
     /// After step `done`: the run bar says it and `progress`; on a pipe, where no bar is
     /// drawn, the returned line says how far the session is and when it ends.
-    pub fn step_done(&self, done: usize, progress: String) -> Option<String> {
+    fn step_done(&self, done: usize, progress: String) -> Option<String> {
         self.set_done(done);
         self.run_bar.set_message(progress);
         if !(self.bars.is_hidden() && self.shown) {
@@ -169,5 +159,30 @@ impl Screen {
     pub fn finish(&self) {
         self.step_bar.finish_and_clear();
         self.run_bar.finish_and_clear();
+    }
+}
+
+impl<R> Observe<R> for Screen {
+    fn progress(&self, event: Progress) {
+        match event {
+            Progress::Game => {
+                self.step_bar.inc(1);
+                self.run_bar.inc(1);
+            }
+            Progress::Validating(n) => {
+                self.step_bar.reset();
+                self.step_bar.set_length(n as u64);
+                self.step_bar.set_prefix("validation games");
+            }
+        }
+    }
+
+    /// The step's lines above the bars and in the log, and on a pipe how far the session is.
+    fn step(&mut self, step: &mut Stepped<R>) -> Result<(), RunError> {
+        let progress = std::mem::take(&mut step.progress);
+        step.lines.extend(self.step_done(step.done, progress));
+        self.say(&step.lines)?;
+        self.start_step();
+        Ok(())
     }
 }

@@ -22,7 +22,7 @@ pub mod settings;
 pub mod state;
 pub mod twins;
 
-pub use row::GenerationStats;
+pub use row::{GaView, GenerationStats};
 pub use settings::{Champion, Fitness, GaSettings, GeneSettings, Selection, Survival};
 pub use state::{GaState, Members, Record, PRIOR_GAMES};
 
@@ -90,6 +90,7 @@ impl Method for Ga {
     type State = GaState;
     type Row = GenerationStats;
     type Pending = Pending;
+    type View = GaView;
 
     const INFO: Info = Info {
         name: "ga",
@@ -111,7 +112,6 @@ impl Method for Ga {
         unit: "generation",
         csv: "generations.csv",
         columns: row::COLUMNS,
-        charts: row::CHARTS,
     };
 
     fn validate(s: &GaSettings, config: &Config, specs: &[Spec]) -> Result<(), ConfigError> {
@@ -315,33 +315,8 @@ impl Method for Ga {
         Ok(Tell::Done(self.done(state, pending, selected, bred, step, setup)))
     }
 
-    fn line(&self, stats: &GenerationStats) -> String {
-        let chance = self
-            .settings
-            .chance_fitness(stats.draws as f64 / stats.games.max(1) as f64);
-        let mutation = match self.settings.genes {
-            GeneSettings::Binary { .. } => format!("pm {:.4}", stats.pm_mean),
-            GeneSettings::Real(_) => format!("step {:.2}%", 100.0 * stats.pm_mean),
-        };
-        format!(
-            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} {mutation}  diversity {:>6.1}  {:.1} games/s{}",
-            stats.generation,
-            stats.fitness_max,
-            stats.fitness_mean,
-            stats.fitness_min,
-            stats.pc_mean,
-            stats.diversity,
-            stats.games_per_s,
-            if (stats.fitness_max as f64) <= chance {
-                format!("  (best within chance: equal players reach about {chance:.0})")
-            } else {
-                String::new()
-            }
-        )
-    }
-
-    fn progress(&self, stats: &GenerationStats) -> String {
-        format!("best {} mean {:.1}", stats.fitness_max, stats.fitness_mean)
+    fn view(&self) -> GaView {
+        GaView(self.settings.clone())
     }
 }
 

@@ -1,7 +1,10 @@
-//! A generation's row of `generations.csv`, its columns and the report's charts of them.
+//! A generation's row of `generations.csv`, its columns, and how it reads: its line, its
+//! progress and the report's charts of it.
 
+use super::settings::{GaSettings, GeneSettings};
 use crate::game::{GameRecord, Seat};
-use crate::tune::method::{Chart, Row, Step};
+use crate::tune::method::{Row, Step};
+use crate::tune::observe::{Chart, View};
 use serde::{Deserialize, Serialize};
 
 /// One generation's figures (a row of generations.csv).
@@ -30,6 +33,44 @@ pub struct GenerationStats {
 impl Row for GenerationStats {
     fn step(&self) -> usize {
         self.generation
+    }
+}
+
+/// How a generation reads: its figures, and whether its best is within what chance gives
+/// equal players (which the settings decide).
+pub struct GaView(pub GaSettings);
+
+impl View for GaView {
+    type Row = GenerationStats;
+    const CHARTS: &'static [Chart] = CHARTS;
+
+    fn line(&self, stats: &GenerationStats) -> String {
+        let chance = self
+            .0
+            .chance_fitness(stats.draws as f64 / stats.games.max(1) as f64);
+        let mutation = match self.0.genes {
+            GeneSettings::Binary { .. } => format!("pm {:.4}", stats.pm_mean),
+            GeneSettings::Real(_) => format!("step {:.2}%", 100.0 * stats.pm_mean),
+        };
+        format!(
+            "generation {:>4}: fitness max {:>3} mean {:>6.2} min {:>4}  pc {:.3} {mutation}  diversity {:>6.1}  {:.1} games/s{}",
+            stats.generation,
+            stats.fitness_max,
+            stats.fitness_mean,
+            stats.fitness_min,
+            stats.pc_mean,
+            stats.diversity,
+            stats.games_per_s,
+            if (stats.fitness_max as f64) <= chance {
+                format!("  (best within chance: equal players reach about {chance:.0})")
+            } else {
+                String::new()
+            }
+        )
+    }
+
+    fn progress(&self, stats: &GenerationStats) -> String {
+        format!("best {} mean {:.1}", stats.fitness_max, stats.fitness_mean)
     }
 }
 

@@ -11,6 +11,7 @@ use super::theta::{self, ThetaState};
 use crate::arena::Fixture;
 use crate::game::{Budget, Game, GameRecord};
 use crate::params::Spec;
+use crate::tune::observe::{Chart, View};
 use fit::{TexelConfig, TexelError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,36 @@ impl Row for TexelRow {
     }
 }
 
+/// How a step reads: the line of its figures; its report draws a chart a column.
+pub struct TexelView;
+
+impl View for TexelView {
+    type Row = TexelRow;
+    const CHARTS: &'static [Chart] = &[];
+
+    fn line(&self, r: &TexelRow) -> String {
+        format!(
+            "step {:>4}: {} games, {} positions (+{} held out)  K {:.5}  loss {:.5} -> {:.5}  held-out {:.5} -> {:.5} (epoch {})  drift {:.2}%  {:.0} s",
+            r.generation,
+            r.games,
+            r.positions,
+            r.held_out_positions,
+            r.k,
+            r.loss_start,
+            r.loss,
+            r.held_out_start,
+            r.held_out,
+            r.best_epoch,
+            100.0 * r.drift,
+            r.seconds
+        )
+    }
+
+    fn progress(&self, r: &TexelRow) -> String {
+        format!("held-out loss {:.5}", r.held_out)
+    }
+}
+
 /// Node budgets of a step's self-play: from 80% to 120% of the environment's.
 const SELF_PLAY_BUDGETS: usize = 64;
 
@@ -83,6 +114,7 @@ impl Method for Texel {
     type State = ThetaState;
     type Row = TexelRow;
     type Pending = Vec<Fixture>;
+    type View = TexelView;
 
     const INFO: Info = Info {
         name: "texel",
@@ -104,7 +136,6 @@ impl Method for Texel {
             "seconds",
             "games_per_s",
         ],
-        charts: &[],
     };
 
     fn validate(s: &TexelSettings, config: &Config, _: &[Spec]) -> Result<(), ConfigError> {
@@ -259,25 +290,7 @@ impl Method for Texel {
         }))
     }
 
-    fn line(&self, r: &TexelRow) -> String {
-        format!(
-            "step {:>4}: {} games, {} positions (+{} held out)  K {:.5}  loss {:.5} -> {:.5}  held-out {:.5} -> {:.5} (epoch {})  drift {:.2}%  {:.0} s",
-            r.generation,
-            r.games,
-            r.positions,
-            r.held_out_positions,
-            r.k,
-            r.loss_start,
-            r.loss,
-            r.held_out_start,
-            r.held_out,
-            r.best_epoch,
-            100.0 * r.drift,
-            r.seconds
-        )
-    }
-
-    fn progress(&self, r: &TexelRow) -> String {
-        format!("held-out loss {:.5}", r.held_out)
+    fn view(&self) -> TexelView {
+        TexelView
     }
 }
