@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 pub enum RunError {
     #[error("run folder {} already exists: resume it with --resume, or give the run another name", .0.display())]
     Exists(PathBuf),
+    #[error("no run {name} in {}: drop --resume to start it", runs.display())]
+    NoRun { name: String, runs: PathBuf },
     #[error("{} is a run of {found}, not {expected}", dir.display())]
     WrongGame {
         dir: PathBuf,

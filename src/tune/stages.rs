@@ -147,6 +147,93 @@ impl Plan {
     }
 }
 
+/// A plan's stages as a session runs them, in order: each stage's configuration, folder and
+/// whether it resumes (a run in stages resumes the stages it has begun and begins the
+/// others); a stage that begins after another starts from that one's best, read once the
+/// stage before has run, so the caller runs each stage before it asks for the next.
+pub struct Stages {
+    stages: std::iter::Enumerate<std::vec::IntoIter<Config>>,
+    of: usize,
+    staged: bool,
+    parent: PathBuf,
+    resume: bool,
+    /// The stage before: its folder and what its method calls a step.
+    previous: Option<(PathBuf, &'static str)>,
+}
+
+/// A stage ready to run.
+pub struct StageRun {
+    /// 1-based, of `of`.
+    pub number: usize,
+    pub of: usize,
+    /// Whether it is a stage of a run in stages (a plain run is one stage of one).
+    pub staged: bool,
+    pub config: Config,
+    /// Its run folder, and the folder that holds it.
+    pub dir: PathBuf,
+    pub parent: PathBuf,
+    pub resume: bool,
+    /// Where a stage that begins after another starts: that stage's number, the word for its
+    /// step, the step and the champion file.
+    pub from: Option<(usize, &'static str, usize, PathBuf)>,
+}
+
+impl Plan {
+    /// The plan's stages for a session in `runs_dir`, once the folder agrees: a new run in
+    /// stages must not exist yet, a resumed one must.
+    pub fn into_stages(self, runs_dir: &Path, resume: bool) -> Result<Stages, RunError> {
+        let parent = self.parent_dir(runs_dir);
+        if self.staged && !resume && parent.exists() {
+            return Err(RunError::Exists(parent));
+        }
+        if self.staged && resume && !parent.is_dir() {
+            return Err(RunError::NoRun {
+                name: self.name,
+                runs: runs_dir.to_path_buf(),
+            });
+        }
+        Ok(Stages {
+            of: self.stages.len(),
+            stages: self.stages.into_iter().enumerate(),
+            staged: self.staged,
+            parent,
+            resume,
+            previous: None,
+        })
+    }
+}
+
+impl Iterator for Stages {
+    type Item = Result<StageRun, RunError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (i, mut config) = self.stages.next()?;
+        let dir = self.parent.join(&config.name);
+        let resume = self.resume && (!self.staged || dir.exists());
+        let mut from = None;
+        if let (false, Some((before, unit))) = (resume, &self.previous) {
+            let (step, champion) = match stage_start(before) {
+                Ok(start) => start,
+                Err(e) => return Some(Err(e)),
+            };
+            config.base_weights = Some(champion.to_string_lossy().into_owned());
+            from = Some((i, *unit, step, champion));
+        }
+        let unit = super::methods::info(&config.method).map_or("step", |m| m.unit);
+        self.previous = Some((dir.clone(), unit));
+        Some(Ok(StageRun {
+            number: i + 1,
+            of: self.of,
+            staged: self.staged,
+            config,
+            dir,
+            parent: self.parent.clone(),
+            resume,
+            from,
+        }))
+    }
+}
+
 /// `config` once checked against its parameters (its game's, or its outside engine's
 /// options, read from the engine) and its method, paths relative to `base_dir`.
 fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {

@@ -13,7 +13,7 @@ use qitune::tune::method::Method;
 use qitune::tune::methods::{with_method, WithMethod};
 use qitune::tune::observe::{count, signed, validation_text, Observe, Stepped};
 use qitune::tune::run::Run;
-use qitune::tune::stages::{stage_start, Plan};
+use qitune::tune::stages::{Plan, StageRun};
 use screen::Screen;
 use std::path::{Path, PathBuf};
 
@@ -110,48 +110,28 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
             args.config.display()
         );
     }
-    let parent = plan.parent_dir(&args.runs);
-    if plan.staged && !args.resume && parent.exists() {
-        return Err(RunError::Exists(parent).into());
-    }
-    if plan.staged && args.resume && !parent.is_dir() {
-        anyhow::bail!(
-            "no run {} in {}: drop --resume to start it",
-            plan.name,
-            args.runs.display()
-        );
-    }
-    let stages = plan.stages.len();
-    // The stage before: its folder and what its method calls a step.
-    let mut previous: Option<(PathBuf, &'static str)> = None;
-    for (i, mut config) in plan.stages.into_iter().enumerate() {
-        let dir = parent.join(&config.name);
-        // A run in stages resumes the stages it has begun and begins the others.
-        let resume = args.resume && (!plan.staged || dir.exists());
-        let mut start = String::new();
-        if !resume {
-            if let Some((before, unit)) = &previous {
-                let (generation, champion) = stage_start(before)?;
-                start = format!(", from stage {i}'s {unit} {generation} ({})", champion.display());
-                config.base_weights = Some(champion.to_string_lossy().into_owned());
-            }
+    for stage in plan.into_stages(&args.runs, args.resume)? {
+        let stage = stage?;
+        if stage.staged && !args.quiet && !args.jsonl {
+            let start = stage
+                .from
+                .as_ref()
+                .map_or(String::new(), |(n, unit, step, champion)| {
+                    format!(", from stage {n}'s {unit} {step} ({})", champion.display())
+                });
+            super::out(format!(
+                "stage {} of {}: {}{start}",
+                stage.number, stage.of, stage.config.method
+            ));
         }
-        if plan.staged && !args.quiet && !args.jsonl {
-            super::out(format!("stage {} of {stages}: {}{start}", i + 1, config.method));
-        }
-        let method = config.method.clone();
+        let method = stage.config.method.clone();
         let stage = Stage::<G> {
             args: &args,
-            config,
-            dir: &dir,
-            parent: &parent,
-            resume,
+            stage,
             cluster: cluster.as_ref(),
             game: std::marker::PhantomData,
         };
         with_method(&method, stage)??;
-        let unit = qitune::tune::methods::info(&method).map_or("step", |m| m.unit);
-        previous = Some((dir, unit));
     }
     Ok(())
 }
@@ -159,10 +139,7 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
 /// One stage of a run (a run without stages is one), for the method it names.
 struct Stage<'a, G> {
     args: &'a Args,
-    config: Config,
-    dir: &'a Path,
-    parent: &'a Path,
-    resume: bool,
+    stage: StageRun,
     cluster: Option<&'a Cluster>,
     game: std::marker::PhantomData<G>,
 }
@@ -171,26 +148,31 @@ impl<G: Game> WithMethod for Stage<'_, G> {
     type Output = Result<()>;
 
     fn call<M: Method>(self) -> Result<()> {
-        let Stage {
-            args, config, dir, ..
-        } = self;
+        let Stage { args, stage, .. } = self;
+        let StageRun {
+            config,
+            dir,
+            parent,
+            resume,
+            ..
+        } = stage;
         let config_generations = config.generations;
-        if self.resume && !dir.exists() {
-            anyhow::bail!(
-                "no run {} in {}: drop --resume to start it",
-                config.name,
-                self.parent.display()
-            );
+        if resume && !dir.exists() {
+            return Err(RunError::NoRun {
+                name: config.name,
+                runs: parent,
+            }
+            .into());
         }
-        let mut run = if self.resume {
-            let run = Run::<G, M>::resume(dir)?;
+        let mut run = if resume {
+            let run = Run::<G, M>::resume(&dir)?;
             config.check_same_run(&run.config).map_err(|e| {
                 anyhow::anyhow!("{} does not match {}: {e}", args.config.display(), dir.display())
             })?;
             run
         } else {
             let config_dir = args.config.parent().unwrap_or(Path::new("."));
-            Run::<G, M>::create(config, config_dir, self.parent)?
+            Run::<G, M>::create(config, config_dir, &parent)?
         };
         #[cfg(feature = "mpi")]
         if let Some(c) = self.cluster {
