@@ -169,20 +169,89 @@ fn a_killed_mpi_job_resumes_to_the_same_end() {
         .status()
         .unwrap();
     let _ = job.wait();
-    // Rank 0 may outlive the launcher a moment (Open MPI starts it in a group of its own):
-    // its lock names it. A resume is refused while it lives; end it and wait.
-    let lock = runs.join("spread/run.lock");
-    if let Ok(pid) = std::fs::read_to_string(&lock) {
+    end_rank_zero(&runs.join("spread"));
+    let out = tune(3, &cfg, &runs, &["--resume"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(contents(&runs.join("spread")), contents(&one.join("spread")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rank 0 may outlive the launcher a moment (Open MPI starts it in a group of its own): its
+/// lock names it. A resume is refused while it lives; end it and wait.
+fn end_rank_zero(run: &Path) {
+    if let Ok(pid) = std::fs::read_to_string(run.join("run.lock")) {
         let _ = Command::new("kill").args(["-KILL", pid.trim()]).status();
-        let proc = std::path::Path::new("/proc").join(pid.trim());
+        let proc = Path::new("/proc").join(pid.trim());
         let since = std::time::Instant::now();
         while proc.exists() && !std::fs::read_to_string(proc.join("stat")).is_ok_and(|s| s.contains(") Z")) {
             assert!(since.elapsed().as_secs() < 60, "rank 0 did not end");
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
-    let out = tune(3, &cfg, &runs, &["--resume"]).output().unwrap();
+}
+
+/// The process of MPI rank `rank` whose command line names `runs`, by the rank its launcher
+/// put in its environment (Open MPI's, or MPICH's).
+fn rank_process(rank: usize, runs: &Path) -> Option<u32> {
+    let marks = [
+        format!("OMPI_COMM_WORLD_RANK={rank}\0"),
+        format!("PMI_RANK={rank}\0"),
+    ];
+    let runs = runs.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc").ok()?.find_map(|entry| {
+        let path = entry.ok()?.path();
+        let pid: u32 = path.file_name()?.to_str()?.parse().ok()?;
+        let environ = String::from_utf8_lossy(&std::fs::read(path.join("environ")).ok()?).into_owned();
+        let cmdline = String::from_utf8_lossy(&std::fs::read(path.join("cmdline")).ok()?).into_owned();
+        let ours = cmdline.contains(&runs) && !cmdline.starts_with("mpirun");
+        (ours && marks.iter().any(|m| environ.contains(m.as_str()))).then_some(pid)
+    })
+}
+
+/// One rank killed mid-run (rank 2 alone, by SIGKILL): the job stops, its launcher names
+/// the rank, every file is whole, and the run resumes with fewer ranks (one plain process)
+/// to the files of a run never stopped.
+#[test]
+fn a_dying_rank_stops_the_job_and_the_run_resumes_on_one_process() {
+    let dir = scratch("dying");
+    let cfg = config(&dir, 6);
+    let one = dir.join("one");
+    assert!(tune(0, &cfg, &one, &[]).status().unwrap().success());
+    let runs = dir.join("dying");
+    let mut cmd = tune(3, &cfg, &runs, &[]);
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let job = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let second = runs.join("spread/champions/gen-0002.json");
+    let since = std::time::Instant::now();
+    while !second.exists() {
+        assert!(since.elapsed().as_secs() < 300, "the job made no progress");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let rank = rank_process(2, &runs).expect("rank 2's process");
+    Command::new("kill")
+        .args(["-KILL", &rank.to_string()])
+        .status()
+        .unwrap();
+    let out = job.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the job went on without rank 2: {err}");
+    assert!(err.contains("rank 2"), "the rank is not named: {err}");
+    let run = runs.join("spread");
+    end_rank_zero(&run);
+    // Nothing half written: every JSON file parses, every CSV row has its columns.
+    for file in std::fs::read_dir(run.join("champions")).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    }
+    serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(run.join("state.json")).unwrap())
+        .unwrap();
+    for csv in ["generations.csv", "validation.csv"] {
+        let text = std::fs::read_to_string(run.join(csv)).unwrap();
+        let widths: Vec<usize> = text.lines().map(|l| l.split(',').count()).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]), "{csv}: {text}");
+    }
+    let out = tune(0, &cfg, &runs, &["--resume"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(contents(&runs.join("spread")), contents(&one.join("spread")));
+    assert_eq!(contents(&run), contents(&one.join("spread")));
     let _ = std::fs::remove_dir_all(&dir);
 }
