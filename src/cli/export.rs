@@ -10,7 +10,7 @@ use qitune::tune::runs::{last_within, Spent};
 use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
 
-/// Write a run's champion (of the last generation, or of --gen) as a weight file that
+/// Write a run's champion (of the last step, or of --gen) as a weight file that
 /// `qitune engine --weights` and `qitune match` load; for a run of an outside engine, as an
 /// engine description with the tuned options (a player of `qitune match`), and print the
 /// `setoption` lines to paste into a GUI or the engine's defaults.
@@ -20,17 +20,17 @@ pub struct Args {
     /// runs/<name>/stage-N).
     #[arg(long)]
     run: PathBuf,
-    /// The generation (default: the last completed).
+    /// The step (a generation of the GA; default: the last completed).
     #[arg(long, conflicts_with = "best")]
     gen: Option<usize>,
     /// The champion with the best validation against the run's anchor (validation.csv).
     #[arg(long, conflicts_with = "gen")]
     best: bool,
-    /// The champion of the last generation finished within this many tuning games (the
+    /// The champion of the last step finished within this many tuning games (the
     /// earlier stages' included): what a run of that budget would have ended with.
     #[arg(long, conflicts_with_all = ["gen", "best", "hours"])]
     games: Option<u64>,
-    /// The champion of the last generation finished within this many hours of tuning
+    /// The champion of the last step finished within this many hours of tuning
     /// (validation aside, the earlier stages' included), as the run's CSV timed them.
     #[arg(long, conflicts_with_all = ["gen", "best"])]
     hours: Option<f64>,

@@ -12,7 +12,7 @@ use qitune::tune::folder::existing_champion;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-/// Round robin of a run's generation champions (and K random players): a crosstable of the
+/// Round robin of a run's champions of several steps (and K random players): a crosstable of the
 /// paper's +1/-1 scores and maximum-likelihood ratings with 95% error bars.
 #[derive(clap::Args)]
 pub struct Args {
@@ -20,7 +20,7 @@ pub struct Args {
     /// runs/<name>/stage-N).
     #[arg(long)]
     run: PathBuf,
-    /// Generations whose champions play: a list of numbers and ranges FIRST-LAST[:STEP],
+    /// Steps (generations of the GA) whose champions play: a list of numbers and ranges FIRST-LAST[:STEP],
     /// e.g. 1,10-60:10.
     #[arg(long, value_parser = parse_gens)]
     gens: Gens,

@@ -27,10 +27,10 @@ pub struct Args {
     /// Worker threads (default: all cores); the results do not depend on it.
     #[arg(long, value_parser = super::threads_count)]
     threads: Option<usize>,
-    /// Generations to reach (overrides the configuration).
+    /// Steps to reach, generations of the GA (overrides the configuration).
     #[arg(long, value_parser = super::positive::<usize>)]
     generations: Option<usize>,
-    /// Continue the run from its last completed generation.
+    /// Continue the run from its last completed step.
     #[arg(long)]
     resume: bool,
     /// The run's name (its folder under --runs), instead of the configuration's.
@@ -42,10 +42,10 @@ pub struct Args {
     /// Folder holding the runs.
     #[arg(long, default_value = "runs")]
     runs: PathBuf,
-    /// No progress bars and no generation lines: only the run's summary.
+    /// No progress bars and no step lines: only the run's summary.
     #[arg(long, conflicts_with = "jsonl")]
     quiet: bool,
-    /// One JSON object per generation on standard output (its generations.csv row, and its
+    /// One JSON object per step on standard output (its row of the run's CSV file, and its
     /// validation when it had one), for other programs.
     #[arg(long)]
     jsonl: bool,
@@ -190,7 +190,7 @@ impl<G: Game> WithMethod for Stage<'_, G> {
     }
 }
 
-/// Plays `run` to its last generation with progress bars and lines, then sums it up.
+/// Plays `run` to this session's target with progress bars and lines, then sums it up.
 fn drive<G: Game, M: Method>(args: &Args, mut run: Run<G, M>) -> Result<()> {
     let threads = args
         .threads
