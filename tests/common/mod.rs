@@ -77,7 +77,8 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn path_of(p: &str) -> String {
+/// The full path of a file of the repository.
+pub fn path_of(p: &str) -> String {
     std::fs::canonicalize(p).unwrap().display().to_string()
 }
 
