@@ -113,13 +113,19 @@ fn flat(what: &str, args: &[&str]) {
     );
 }
 
-#[test]
-#[ignore = "minutes: cargo test --release --test load -- --ignored"]
-fn a_100000_game_match_holds_flat() {
-    let games = scaled(100_000).next_multiple_of(2).to_string();
+/// A match of `games` (scaled) between players `a` and `b` at 30 nodes a move,
+/// sampled to its end.
+fn flat_match(what: &str, a: &str, b: &str, games: u64) {
+    let games = scaled(games).next_multiple_of(2).to_string();
     let positions = common::path_of("positions/xiangqi-train-a.epd");
-    let args = ["match", "--a", "default", "--b", "material", "--games", &games];
-    let rest = [
+    let args = [
+        "match",
+        "--a",
+        a,
+        "--b",
+        b,
+        "--games",
+        &games,
         "--nodes",
         "30",
         "--max-plies",
@@ -130,10 +136,13 @@ fn a_100000_game_match_holds_flat() {
         "--positions",
         &positions,
     ];
-    flat(
-        &format!("match of {games} games"),
-        &[&args[..], &rest[..]].concat(),
-    );
+    flat(&format!("match of {games} games{what}"), &args);
+}
+
+#[test]
+#[ignore = "minutes: cargo test --release --test load -- --ignored"]
+fn a_100000_game_match_holds_flat() {
+    flat_match("", "default", "material", 100_000);
 }
 
 #[test]
@@ -184,31 +193,11 @@ fn a_10000_game_match_against_an_outside_engine_holds_flat() {
         ),
     )
     .unwrap();
-    let games = scaled(10_000).next_multiple_of(2).to_string();
-    let positions = common::path_of("positions/xiangqi-train-a.epd");
-    let args = [
-        "match",
-        "--a",
+    flat_match(
+        " against an outside engine",
         engine.to_str().unwrap(),
-        "--b",
         "default",
-        "--games",
-        &games,
-    ];
-    let rest = [
-        "--nodes",
-        "30",
-        "--max-plies",
-        "60",
-        "--threads",
-        "2",
-        "--quiet",
-        "--positions",
-        &positions,
-    ];
-    flat(
-        &format!("match of {games} games against an outside engine"),
-        &[&args[..], &rest[..]].concat(),
+        10_000,
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
