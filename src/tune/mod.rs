@@ -1,6 +1,8 @@
 //! Tuning runs: one executor for every method ([`run::Run`]: the run folder, `state.json`,
 //! resume, validation, the CSV rows) and the methods behind one trait ([`method::Method`]),
-//! each in a file of its own and listed once in [`methods`].
+//! each in a file of its own and listed once in [`methods`]; what a step shows is its
+//! method's view, handed to a session's observers ([`observe`]); [`stages`] runs a plan's
+//! stages one after another.
 
 pub mod config;
 pub mod error;
