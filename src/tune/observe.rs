@@ -73,11 +73,8 @@ pub enum Progress {
 pub struct Stepped<'a, R> {
     /// The run folder.
     pub dir: &'a Path,
-    /// The steps done (this one included) and this session's target.
+    /// The steps done, this one included.
     pub done: usize,
-    pub target: usize,
-    /// What a step is called (`generation`, `step`).
-    pub unit: &'static str,
     /// Whether it is the session's first step.
     pub first: bool,
     pub report: &'a StepReport<R>,

@@ -297,11 +297,6 @@ impl<G: Game, M: Method> Run<G, M> {
         self.target
     }
 
-    /// The run's method.
-    pub fn method(&self) -> &M {
-        &self.method
-    }
-
     /// Checks that the folder's files agree with state.json before anything more is written:
     /// the last completed step's champion, a CSV with its header and a row for each step, and
     /// nothing from a step beyond the next (what a crash while saving leaves). The rows of
@@ -457,8 +452,6 @@ impl<G: Game, M: Method> Run<G, M> {
             let mut stepped = Stepped {
                 dir: &self.dir,
                 done: self.generation,
-                target: self.target,
-                unit: M::INFO.unit,
                 first: self.generation == first + 1,
                 lines: step_lines(
                     view.line(&report.stats),

@@ -173,20 +173,32 @@ pub struct StageRun {
     pub dir: PathBuf,
     pub parent: PathBuf,
     pub resume: bool,
-    /// Where a stage that begins after another starts: that stage's number, the word for its
-    /// step, the step and the champion file.
-    pub from: Option<(usize, &'static str, usize, PathBuf)>,
+    /// Where a stage that begins after another starts.
+    pub from: Option<StageStart>,
+}
+
+/// The champion a stage begins from: the stage before's best.
+pub struct StageStart {
+    /// The stage it comes from (1-based), what that stage's method calls a step, and the step.
+    pub stage: usize,
+    pub unit: &'static str,
+    pub step: usize,
+    pub champion: PathBuf,
 }
 
 impl Plan {
     /// The plan's stages for a session in `runs_dir`, once the folder agrees: a new run in
-    /// stages must not exist yet, a resumed one must.
+    /// stages must not exist yet, a resumed run must.
     pub fn into_stages(self, runs_dir: &Path, resume: bool) -> Result<Stages, RunError> {
         let parent = self.parent_dir(runs_dir);
         if self.staged && !resume && parent.exists() {
             return Err(RunError::Exists(parent));
         }
-        if self.staged && resume && !parent.is_dir() {
+        let resumed = match self.staged {
+            true => parent.is_dir(),
+            false => parent.join(&self.stages[0].name).exists(),
+        };
+        if resume && !resumed {
             return Err(RunError::NoRun {
                 name: self.name,
                 runs: runs_dir.to_path_buf(),
@@ -217,7 +229,12 @@ impl Iterator for Stages {
                 Err(e) => return Some(Err(e)),
             };
             config.base_weights = Some(champion.to_string_lossy().into_owned());
-            from = Some((i, *unit, step, champion));
+            from = Some(StageStart {
+                stage: i,
+                unit,
+                step,
+                champion,
+            });
         }
         let unit = super::methods::info(&config.method).map_or("step", |m| m.unit);
         self.previous = Some((dir.clone(), unit));

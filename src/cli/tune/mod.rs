@@ -113,12 +113,15 @@ fn tune<G: Game>(args: Args, mut plan: Plan, cluster: Option<Cluster>) -> Result
     for stage in plan.into_stages(&args.runs, args.resume)? {
         let stage = stage?;
         if stage.staged && !args.quiet && !args.jsonl {
-            let start = stage
-                .from
-                .as_ref()
-                .map_or(String::new(), |(n, unit, step, champion)| {
-                    format!(", from stage {n}'s {unit} {step} ({})", champion.display())
-                });
+            let start = stage.from.as_ref().map_or(String::new(), |s| {
+                format!(
+                    ", from stage {}'s {} {} ({})",
+                    s.stage,
+                    s.unit,
+                    s.step,
+                    s.champion.display()
+                )
+            });
             super::out(format!(
                 "stage {} of {}: {}{start}",
                 stage.number, stage.of, stage.config.method
@@ -157,13 +160,6 @@ impl<G: Game> WithMethod for Stage<'_, G> {
             ..
         } = stage;
         let config_generations = config.generations;
-        if resume && !dir.exists() {
-            return Err(RunError::NoRun {
-                name: config.name,
-                runs: parent,
-            }
-            .into());
-        }
         let mut run = if resume {
             let run = Run::<G, M>::resume(&dir)?;
             config.check_same_run(&run.config).map_err(|e| {
