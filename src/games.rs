@@ -3,7 +3,7 @@
 
 use crate::amazons::game::AmazonsGame;
 use crate::game::Game;
-use crate::params::{Retired, Spec};
+use crate::params::{Retired, Specs};
 use crate::xiangqi::game::XiangqiGame;
 
 /// A job to run with the game a name picks (see [`with_game`]).
@@ -35,15 +35,15 @@ macro_rules! registry {
 registry!(XiangqiGame, AmazonsGame);
 
 /// The tunable parameters of the game called `name`, if qitune knows it.
-pub fn specs_for(name: &str) -> Option<&'static [Spec]> {
-    struct Specs;
-    impl WithGame for Specs {
-        type Output = &'static [Spec];
-        fn call<G: Game>(self) -> &'static [Spec] {
+pub fn specs_for(name: &str) -> Option<Specs> {
+    struct SpecsOf;
+    impl WithGame for SpecsOf {
+        type Output = Specs;
+        fn call<G: Game>(self) -> Specs {
             G::specs()
         }
     }
-    with_game(name, Specs).ok()
+    with_game(name, SpecsOf).ok()
 }
 
 /// The parameters the game called `name` no longer has (see [`crate::params::Retired`]).

@@ -1,18 +1,25 @@
 //! Tunable parameters: their specs (name, default, bounds, bit width), sets of values, the
 //! gene mapping the GA uses, and weight files.
 //!
-//! A game declares its parameters once, as a `&'static [Spec]`; everything else (names in
+//! A game declares its parameters once, as a [`Specs`] list; everything else (names in
 //! weight files, bounds checks, chromosome layout) is derived from that list.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
+
+/// A parameter list: a game's own (made once) or an outside engine's (made from its
+/// options), shared by every set of its values.
+pub type Specs = Arc<[Spec]>;
 
 /// One tunable parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Spec {
-    /// The name used in weight files and configs (`snake_case`).
-    pub name: &'static str,
+    /// The name used in weight files and configs (`snake_case`): written in the source for
+    /// most parameters, made at run time for piece-square points and outside engines' options.
+    pub name: Cow<'static, str>,
     /// The built-in value: the baseline evolution must beat.
     pub default: i32,
     pub min: i32,
@@ -28,7 +35,7 @@ impl Spec {
     /// An evaluation weight.
     pub const fn weight(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
         Spec {
-            name,
+            name: Cow::Borrowed(name),
             default,
             min,
             max,
@@ -37,11 +44,23 @@ impl Spec {
         }
     }
 
+    /// An evaluation weight whose name is made at run time.
+    pub fn named(name: String, default: i32, min: i32, max: i32, bits: u32) -> Spec {
+        Spec {
+            name: Cow::Owned(name),
+            ..Spec::weight("", default, min, max, bits)
+        }
+    }
+
     /// A search or clock setting (see [`Spec::knob`]).
     pub const fn search_knob(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
         Spec {
+            name: Cow::Borrowed(name),
+            default,
+            min,
+            max,
+            bits,
             knob: true,
-            ..Spec::weight(name, default, min, max, bits)
         }
     }
 
@@ -176,13 +195,13 @@ pub(crate) use knobs;
 pub fn check_specs(specs: &[Spec]) -> Result<(), SpecError> {
     for (i, s) in specs.iter().enumerate() {
         if specs[..i].iter().any(|o| o.name == s.name) {
-            return Err(SpecError::Duplicate(s.name));
+            return Err(SpecError::Duplicate(s.name.to_string()));
         }
         if !(s.min <= s.default && s.default <= s.max) {
-            return Err(SpecError::DefaultOutOfRange(*s));
+            return Err(SpecError::DefaultOutOfRange(s.clone()));
         }
         if s.bits > 32 {
-            return Err(SpecError::TooManyBits(*s));
+            return Err(SpecError::TooManyBits(s.clone()));
         }
     }
     Ok(())
@@ -192,7 +211,7 @@ pub fn check_specs(specs: &[Spec]) -> Result<(), SpecError> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
     #[error("parameter '{0}' is declared twice")]
-    Duplicate(&'static str),
+    Duplicate(String),
     #[error("parameter '{}': default {} outside [{}, {}]", .0.name, .0.default, .0.min, .0.max)]
     DefaultOutOfRange(Spec),
     #[error("parameter '{}': {} bits is more than 32", .0.name, .0.bits)]
@@ -200,23 +219,46 @@ pub enum SpecError {
 }
 
 /// A value for every parameter of a game, in the order of its spec list.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct Params {
-    specs: &'static [Spec],
+    specs: Specs,
     values: Vec<i32>,
+}
+
+/// Two sets are equal when they give the same values to the same parameters.
+impl PartialEq for Params {
+    fn eq(&self, other: &Params) -> bool {
+        self.values == other.values && same_list(&self.specs, &other.specs)
+    }
+}
+
+impl Eq for Params {}
+
+/// Sets that are equal hold the same values, so the values alone hash them (a set is hashed
+/// as a cache key, where hashing its hundreds of names would cost more than the lookup).
+impl std::hash::Hash for Params {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.values.hash(state);
+    }
+}
+
+/// Whether two lists are the same parameters: one list shared, or equal ones made apart
+/// (an outside engine's, read again on resume).
+fn same_list(a: &[Spec], b: &[Spec]) -> bool {
+    std::ptr::eq(a, b) || a == b
 }
 
 impl Params {
     /// Every parameter at its built-in default.
-    pub fn defaults(specs: &'static [Spec]) -> Params {
+    pub fn defaults(specs: &Specs) -> Params {
         Params {
-            specs,
+            specs: specs.clone(),
             values: specs.iter().map(|s| s.default).collect(),
         }
     }
 
     /// Values in spec order; out-of-range values are an error naming the parameter.
-    pub fn from_values(specs: &'static [Spec], values: &[i32]) -> Result<Params, WeightFileError> {
+    pub fn from_values(specs: &Specs, values: &[i32]) -> Result<Params, WeightFileError> {
         if specs.len() != values.len() {
             return Err(WeightFileError::Count {
                 expected: specs.len(),
@@ -228,12 +270,15 @@ impl Params {
             .zip(values)
             .map(|(s, &v)| s.check(v as i64))
             .collect::<Result<_, _>>()?;
-        Ok(Params { specs, values })
+        Ok(Params {
+            specs: specs.clone(),
+            values,
+        })
     }
 
     /// Every evolvable evaluation parameter drawn uniformly from its range (fixed ones and
     /// knobs at their defaults): the "random player" of the paper's experiments.
-    pub fn random(specs: &'static [Spec], rng: &mut impl rand::Rng) -> Params {
+    pub fn random(specs: &Specs, rng: &mut impl rand::Rng) -> Params {
         let values = specs
             .iter()
             .map(|s| {
@@ -244,11 +289,15 @@ impl Params {
                 }
             })
             .collect();
-        Params { specs, values }
+        Params {
+            specs: specs.clone(),
+            values,
+        }
     }
 
-    pub fn specs(&self) -> &'static [Spec] {
-        self.specs
+    /// The parameter list these values are for.
+    pub fn specs(&self) -> &Specs {
+        &self.specs
     }
 
     /// The values in spec order.
@@ -258,12 +307,12 @@ impl Params {
 
     /// The values in spec order, provided they are values of the spec list `specs` (a game's
     /// compiled weights read them by position, so another game's set must be refused).
-    pub fn values_of(&self, specs: &'static [Spec]) -> Result<&[i32], WeightFileError> {
-        if std::ptr::eq(self.specs, specs) {
+    pub fn values_of(&self, specs: &[Spec]) -> Result<&[i32], WeightFileError> {
+        if same_list(&self.specs, specs) {
             Ok(&self.values)
         } else {
             Err(WeightFileError::OtherGame {
-                first: self.specs.first().map_or("", |s| s.name),
+                first: self.specs.first().map_or(String::new(), |s| s.name.to_string()),
             })
         }
     }
@@ -308,7 +357,7 @@ impl Params {
     pub fn from_weight_file(
         file: &WeightFile,
         game: &str,
-        specs: &'static [Spec],
+        specs: &Specs,
         retired: &[Retired],
     ) -> Result<Params, WeightFileError> {
         if file.game != game {
@@ -343,12 +392,7 @@ impl Params {
 
     /// Reads and checks a weight file of `game` from disk; the message names the file and,
     /// for a bad entry, the key.
-    pub fn load(
-        path: &Path,
-        game: &str,
-        specs: &'static [Spec],
-        retired: &[Retired],
-    ) -> Result<Params, LoadError> {
+    pub fn load(path: &Path, game: &str, specs: &Specs, retired: &[Retired]) -> Result<Params, LoadError> {
         let located = |source| LoadError {
             path: path.to_path_buf(),
             source,
@@ -412,7 +456,7 @@ pub enum WeightFileError {
     #[error("{found} values were given for the {expected} parameters of the game")]
     Count { expected: usize, found: usize },
     #[error("the parameter set is another game's (its first parameter is '{first}')")]
-    OtherGame { first: &'static str },
+    OtherGame { first: String },
     #[error("parameter '{name}' was removed from the engine; only {kept}, the behaviour it kept, is accepted (found {value})")]
     Retired { name: String, value: i64, kept: i32 },
     #[error("parameter '{name}' must be an integer, found {found}")]
@@ -430,43 +474,24 @@ pub enum WeightFileError {
 mod tests {
     use super::*;
 
-    static SPECS: [Spec; 3] = [
-        Spec {
-            name: "king",
-            default: 10_000,
-            min: 10_000,
-            max: 10_000,
-            bits: 0,
-            knob: false,
-        },
-        Spec {
-            name: "rook",
-            default: 1000,
-            min: 600,
-            max: 1400,
-            bits: 8,
-            knob: false,
-        },
-        Spec {
-            name: "pawn",
-            default: 6,
-            min: 0,
-            max: 7,
-            bits: 3,
-            knob: false,
-        },
-    ];
+    fn specs() -> Specs {
+        Arc::from([
+            Spec::weight("king", 10_000, 10_000, 10_000, 0),
+            Spec::weight("rook", 1000, 600, 1400, 8),
+            Spec::weight("pawn", 6, 0, 7, 3),
+        ])
+    }
 
     #[test]
     fn spec_lists_are_checked() {
-        assert_eq!(check_specs(&SPECS), Ok(()));
-        let mut bad = SPECS;
+        assert_eq!(check_specs(&specs()), Ok(()));
+        let mut bad = specs().to_vec();
         bad[2].default = 60;
         assert!(check_specs(&bad)
             .unwrap_err()
             .to_string()
             .contains("'pawn': default 60"));
-        bad[2] = bad[1];
+        bad[2] = bad[1].clone();
         assert!(check_specs(&bad)
             .unwrap_err()
             .to_string()
@@ -475,14 +500,15 @@ mod tests {
 
     #[test]
     fn gene_mapping_matches_the_formula() {
-        let rook = SPECS[1];
+        let specs = specs();
+        let rook = &specs[1];
         // min + round(code * 800 / 255)
         assert_eq!(rook.decode(0), 600);
         assert_eq!(rook.decode(255), 1400);
         assert_eq!(rook.decode(1), 603); // 3.137 -> 3
         assert_eq!(rook.decode(2), 606); // 6.27 -> 6
         assert_eq!(rook.decode(128), 1002); // 401.57 -> 402
-        let pawn = SPECS[2];
+        let pawn = &specs[2];
         for code in 0..8 {
             assert_eq!(pawn.decode(code), code as i32, "span equals top: identity");
             assert_eq!(pawn.encode(code as i32), code);
@@ -490,22 +516,22 @@ mod tests {
         for v in [600, 777, 1000, 1400] {
             assert!((rook.decode(rook.encode(v)) - v).abs() <= 2, "{v}");
         }
-        assert_eq!(SPECS[0].decode(5), 10_000, "a fixed parameter never moves");
+        assert_eq!(specs[0].decode(5), 10_000, "a fixed parameter never moves");
     }
 
     #[test]
     fn weight_files_check_every_key() {
-        let p = Params::defaults(&SPECS);
+        let p = Params::defaults(&specs());
         let file = p.to_weight_file("xiangqi", serde_json::json!({"note": "test"}));
         assert_eq!(
-            Params::from_weight_file(&file, "xiangqi", &SPECS, &[]).unwrap(),
+            Params::from_weight_file(&file, "xiangqi", &specs(), &[]).unwrap(),
             p
         );
 
         let parse = |json: &str| -> Result<Params, WeightFileError> {
             let f: WeightFile =
                 serde_json::from_str(json).map_err(|e| WeightFileError::Json(e.to_string()))?;
-            Params::from_weight_file(&f, "xiangqi", &SPECS, &[Retired::new("queen", 0)])
+            Params::from_weight_file(&f, "xiangqi", &specs(), &[Retired::new("queen", 0)])
         };
         let ok = parse(r#"{"game":"xiangqi","format":1,"params":{"rook":900}}"#).unwrap();
         assert_eq!(ok.get("rook"), Some(900));

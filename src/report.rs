@@ -9,7 +9,7 @@
 
 use crate::game::{BoardPicture, Game};
 use crate::games::{with_game, WithGame};
-use crate::params::{LoadError, Params, Spec};
+use crate::params::{LoadError, Params, Spec, Specs};
 use crate::tune::config::Config;
 use crate::tune::folder::{self as run, RunError, ValidationRow};
 use crate::tune::method::Info;
@@ -37,7 +37,7 @@ pub enum ReportError {
 /// Everything the report shows, read from a run folder.
 struct RunData {
     config: Config,
-    specs: &'static [Spec],
+    specs: Specs,
     base: Params,
     /// The run's method, and the charts its view draws.
     method: &'static Info,
@@ -258,11 +258,11 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let retired = crate::tune::subject::retired(&config);
     let base = match &config.base_weights {
-        Some(path) => Params::load(Path::new(path), &config.game, specs, retired)?,
-        None => Params::defaults(specs),
+        Some(path) => Params::load(Path::new(path), &config.game, &specs, retired)?,
+        None => Params::defaults(&specs),
     };
     let evolved = config
-        .evolved(specs)
+        .evolved(&specs)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let method = crate::tune::methods::info(&config.method)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
@@ -278,7 +278,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
     for &g in &done {
         let path = run::champion_path(dir, g);
         if path.exists() {
-            champions.push((g, Params::load(&path, &config.game, specs, retired)?));
+            champions.push((g, Params::load(&path, &config.game, &specs, retired)?));
         }
     }
     let rr_path = dir.join("roundrobin.csv");
@@ -671,7 +671,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
     };
     let group = |i: usize| {
         d.picture
-            .and_then(|p| (p.squares)(d.specs[i].name))
+            .and_then(|p| (p.squares)(&d.specs[i].name))
             .map(|s| s.group)
     };
     let (psts, scalars): (Vec<usize>, Vec<usize>) = d.evolved.iter().partition(|&&i| group(i).is_some());
@@ -704,7 +704,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
             };
             html.push_str(&line_chart(
                 unit,
-                spec.name,
+                &spec.name,
                 (300, 180),
                 &[path],
                 Some(d.base.values()[i] as f64),
@@ -725,13 +725,13 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
             // One colour scale for both boards of a role, so that they compare at a glance.
             let scale = [&d.base, last]
                 .iter()
-                .flat_map(|p| pst_cells(&picture, role, d.specs, p))
+                .flat_map(|p| pst_cells(&picture, role, &d.specs, p))
                 .map(|c| c.2.abs())
                 .max()
                 .unwrap_or(1)
                 .max(1);
             for (label, params) in [("base", &d.base), ("evolved", last)] {
-                html.push_str(&pst_board(&picture, role, label, d.specs, params, scale)?);
+                html.push_str(&pst_board(&picture, role, label, &d.specs, params, scale)?);
             }
         }
         html.push_str("</div>\n");
@@ -773,7 +773,7 @@ fn parameter_section(html: &mut String, d: &RunData) -> Result<(), ReportError> 
 fn pst_cells(picture: &BoardPicture, role: &str, specs: &[Spec], params: &Params) -> Vec<(u32, u32, i32)> {
     let mut cells = Vec::new();
     for (i, s) in specs.iter().enumerate() {
-        if let Some(place) = (picture.squares)(s.name) {
+        if let Some(place) = (picture.squares)(&s.name) {
             if place.group == role {
                 let v = params.values()[i];
                 cells.extend(place.squares.into_iter().map(|(file, rank)| (file, rank, v)));

@@ -138,9 +138,9 @@ fn records_survive_the_wire<G: Game>(players: &[&str], budget: Budget, max_plies
             Some(seed) => {
                 use rand::SeedableRng;
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed.parse().unwrap());
-                Params::random(G::specs(), &mut rng)
+                Params::random(&G::specs(), &mut rng)
             }
-            None => Params::defaults(G::specs()),
+            None => Params::defaults(&G::specs()),
         })
         .collect();
     let compiled: Vec<Player<G::Weights>> = params

@@ -147,10 +147,10 @@ fn params_lists_every_tunable_parameter_with_its_meaning() {
         specs.len() + 2,
         "a header, a line each and a summary"
     );
-    for s in specs {
+    for s in specs.iter() {
         let line = text
             .lines()
-            .find(|l| l.split_whitespace().next() == Some(s.name))
+            .find(|l| l.split_whitespace().next() == Some(s.name.as_ref()))
             .unwrap();
         assert!(line.contains(&format!("[{}, {}]", s.min, s.max)), "{line}");
         // Every parameter has a meaning, not just its name again.

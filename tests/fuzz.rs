@@ -140,7 +140,7 @@ proptest! {
         let good = std::fs::read_to_string("examples/xiangqi-hand-set.json").unwrap();
         let text = mutate(&good, seed, edits);
         if let Ok(file) = serde_json::from_str::<WeightFile>(&text) {
-            if let Ok(params) = Params::from_weight_file(&file, "xiangqi", specs, &[]) {
+            if let Ok(params) = Params::from_weight_file(&file, "xiangqi", &specs, &[]) {
                 for (spec, &v) in specs.iter().zip(params.values()) {
                     prop_assert!(spec.min <= v && v <= spec.max, "{} = {}", spec.name, v);
                 }
@@ -156,7 +156,7 @@ proptest! {
         let text = mutate(&good, seed, edits);
         if let Ok(config) = serde_json::from_str::<Config>(&text) {
             if let Some(specs) = qitune::games::specs_for(&config.game) {
-                let _ = qitune::tune::methods::validate(&config, std::path::Path::new("configs"), specs);
+                let _ = qitune::tune::methods::validate(&config, std::path::Path::new("configs"), &specs);
             }
         }
     }
@@ -267,7 +267,7 @@ proptest! {
         script.push("isready".to_string());
         readies += 1;
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Params::defaults(qitune::xiangqi::eval::specs())).unwrap();
+        let mut engine = Engine::new(sink.clone(), Params::defaults(&qitune::xiangqi::eval::specs())).unwrap();
         engine.run(std::io::Cursor::new(script.join("\n") + "\n"));
         let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let answers: Vec<&str> = out

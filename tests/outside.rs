@@ -310,7 +310,7 @@ fn outside_engines_survive_the_wire() {
     use qitune::game::Game;
     use qitune::params::Params;
     let budget = Budget::Nodes(300);
-    let params = vec![Params::defaults(XiangqiGame::specs()); 2];
+    let params = vec![Params::defaults(&XiangqiGame::specs()); 2];
     let players = [
         Player {
             agent: qitune_engine(Protocol::Uci),
@@ -391,7 +391,7 @@ fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
     let base = Params::load(
         std::path::Path::new(file),
         "xiangqi",
-        XiangqiGame::specs(),
+        &XiangqiGame::specs(),
         XiangqiGame::RETIRED,
     )
     .unwrap();
@@ -402,7 +402,7 @@ fn a_reused_engine_with_new_options_plays_as_a_fresh_one() {
             let mut p = base.clone();
             for name in names {
                 let i = p.index_of(name).unwrap();
-                let s = p.specs()[i];
+                let s = &p.specs()[i];
                 let step = ((s.max - s.min) as i64 * 7 / 100).max(1);
                 let v = p.values()[i] as i64 + if rng.gen::<bool>() { step } else { -step };
                 p.set(name, v.clamp(s.min as i64, s.max as i64)).unwrap();

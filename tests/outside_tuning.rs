@@ -5,7 +5,7 @@ use assert_cmd::Command;
 use qitune::arena::OutsideEngine;
 use qitune::arena::{tally_players, Conditions, Fixture, Runner, Schedule};
 use qitune::game::{Budget, Ending};
-use qitune::params::{Params, Spec};
+use qitune::params::Params;
 use qitune::tune::config::Config;
 use qitune::tune::subject::{resolve_engine, Subject};
 use qitune::xiangqi::game::XiangqiGame;
@@ -222,9 +222,9 @@ fn an_individual_whose_engine_crashes_loses_its_games_and_nothing_else() {
     let parsed: Config = serde_json::from_str(&text).unwrap();
     let resolved = resolve_engine(&parsed, &dir).unwrap();
     let subject = Subject::of::<XiangqiGame>(&resolved).unwrap();
-    let specs: &[Spec] = subject.specs();
+    let specs = subject.specs();
     assert_eq!(
-        specs.iter().map(|s| s.name).collect::<Vec<_>>(),
+        specs.iter().map(|s| s.name.as_ref()).collect::<Vec<_>>(),
         ["crash", "rook"]
     );
     let player = |crash: i64, rook: i64| {

@@ -44,7 +44,7 @@ fn search_with(weights: Weights, fen: &str, limits: Limits) -> qitune::xiangqi::
 
 /// The built-in weights with the search knobs `settings` changed.
 fn with_knobs(settings: &[(&str, i64)]) -> Weights {
-    let mut p = Params::defaults(qitune::xiangqi::eval::specs());
+    let mut p = Params::defaults(&qitune::xiangqi::eval::specs());
     for &(name, value) in settings {
         p.set(name, value).unwrap();
     }
@@ -294,7 +294,7 @@ fn a_cleared_searcher_searches_as_a_fresh_one() {
     let mut params = Params::load(
         std::path::Path::new("examples/xiangqi-hand-set.json"),
         "xiangqi",
-        qitune::xiangqi::eval::specs(),
+        &qitune::xiangqi::eval::specs(),
         <qitune::xiangqi::game::XiangqiGame as qitune::game::Game>::RETIRED,
     )
     .unwrap();
@@ -379,17 +379,17 @@ fn a_stopped_iteration_reports_the_move_it_plays() {
 /// game's parameter set, a value list of the wrong length.
 #[test]
 fn weights_of_another_game_or_the_wrong_length_are_refused() {
-    let amazons = Params::defaults(qitune::amazons::eval::specs());
+    let amazons = Params::defaults(&qitune::amazons::eval::specs());
     let error = Weights::new(&amazons).unwrap_err().to_string();
     assert!(error.contains("another game"), "{error}");
-    let xiangqi = Params::defaults(qitune::xiangqi::eval::specs());
+    let xiangqi = Params::defaults(&qitune::xiangqi::eval::specs());
     assert!(qitune::amazons::eval::Weights::new(&xiangqi).is_err());
     let error = qitune::xiangqi::protocol::Engine::new(Vec::new(), amazons)
         .err()
         .expect("refused")
         .to_string();
     assert!(error.contains("another game"), "{error}");
-    let error = Params::from_values(qitune::xiangqi::eval::specs(), &[1, 2, 3])
+    let error = Params::from_values(&qitune::xiangqi::eval::specs(), &[1, 2, 3])
         .unwrap_err()
         .to_string();
     assert!(error.contains("3 values"), "{error}");

@@ -16,7 +16,7 @@
 
 use super::board::{king_spread, queen_fill, queen_reach, Board, Side, BOARD};
 use super::knobs::{self, Knobs};
-use crate::params::{Params, Spec, WeightFileError};
+use crate::params::{Params, Spec, Specs, WeightFileError};
 
 /// The game name in weight files.
 pub const GAME: &str = "amazons";
@@ -48,12 +48,12 @@ const WEIGHTS: [Spec; 19] = [
 ];
 
 /// The evaluation's weights followed by the search's knobs.
-static SPECS: std::sync::LazyLock<Vec<Spec>> =
-    std::sync::LazyLock::new(|| WEIGHTS.iter().chain(&knobs::SPECS).copied().collect());
+static SPECS: std::sync::LazyLock<Specs> =
+    std::sync::LazyLock::new(|| WEIGHTS.iter().chain(&knobs::SPECS).cloned().collect());
 
 /// Every tunable parameter of the Amazons evaluation and search.
-pub fn specs() -> &'static [Spec] {
-    &SPECS
+pub fn specs() -> Specs {
+    SPECS.clone()
 }
 
 /// A parameter's meaning in one line.
@@ -82,7 +82,7 @@ pub fn describe(name: &str) -> String {
 
 /// The hand-set parameters.
 pub fn default_params() -> Params {
-    Params::defaults(specs())
+    Params::defaults(&specs())
 }
 
 /// Compiled weights.
@@ -102,7 +102,7 @@ pub struct Weights {
 impl Weights {
     /// Compiles a parameter set of this game (another game's set is refused).
     pub fn new(params: &Params) -> Result<Weights, WeightFileError> {
-        params.values_of(specs()).map(Weights::compile)
+        params.values_of(&specs()).map(Weights::compile)
     }
 
     /// Compiles the values of this game's spec list, in its order.
@@ -289,10 +289,10 @@ mod tests {
 
     #[test]
     fn the_parameter_list_lines_up() {
-        check_specs(specs()).unwrap();
+        check_specs(&specs()).unwrap();
         let mut p = default_params();
         for (i, s) in specs().iter().enumerate().take(15) {
-            p.set(s.name, 1 + i as i64).unwrap();
+            p.set(&s.name, 1 + i as i64).unwrap();
         }
         p.set("opening_until", 9).unwrap();
         p.set("middle_until", 30).unwrap();
@@ -307,7 +307,7 @@ mod tests {
         // The hand-set start of the tuning run and the searches docs/amazons.md compares UCT with.
         let load = |name: &str| {
             let path = format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
-            Weights::new(&Params::load(std::path::Path::new(&path), GAME, specs(), &[]).unwrap()).unwrap()
+            Weights::new(&Params::load(std::path::Path::new(&path), GAME, &specs(), &[]).unwrap()).unwrap()
         };
         assert_eq!(load("amazons-hand-set.json").terms[2][0], 0.80);
         assert!(load("amazons-alphabeta.json").knobs.alphabeta);

@@ -5,7 +5,7 @@ use super::eval::Weights;
 use super::search::{alphabeta, random_position, uct_in, AbLimits, Tree, UctConfig};
 use super::{Board, Move, Side};
 use crate::game::{Engine, Game, Limit, Seat, Thought, Verdict};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Specs};
 use std::time::{Duration, Instant};
 
 /// The Game of the Amazons. White has the first seat.
@@ -24,7 +24,7 @@ impl Game for AmazonsGame {
     /// Alpha-beta looks at 24 moves a node: depth 6 already takes minutes a move.
     const MAX_DEPTH: u32 = 6;
 
-    fn specs() -> &'static [Spec] {
+    fn specs() -> Specs {
         super::eval::specs()
     }
 

@@ -36,7 +36,7 @@ mod tests {
     #[test]
     fn every_knob_is_described() {
         for spec in SPECS {
-            assert!(describe(spec.name).is_some(), "{}", spec.name);
+            assert!(describe(&spec.name).is_some(), "{}", spec.name);
         }
         assert_eq!(Knobs::default().playout_scale, 30);
     }

@@ -74,7 +74,7 @@ pub fn agent<G: Game>(spec: &str) -> Result<Agent<G::Weights>, ArenaError> {
 /// the path of a weight file.
 pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
     if spec == "default" {
-        return Ok(G::weights(&Params::defaults(G::specs()))?);
+        return Ok(G::weights(&Params::defaults(&G::specs()))?);
     }
     if let Some(w) = G::named_player(spec) {
         return Ok(w);
@@ -102,7 +102,7 @@ pub fn player_weights<G: Game>(spec: &str) -> Result<G::Weights, ArenaError> {
 
 /// The player `random:SEED`: every weight drawn at random from its range, reproducibly.
 pub fn random_weights<G: Game>(seed: u64) -> Result<G::Weights, crate::params::WeightFileError> {
-    G::weights(&Params::random(G::specs(), &mut ChaCha8Rng::seed_from_u64(seed)))
+    G::weights(&Params::random(&G::specs(), &mut ChaCha8Rng::seed_from_u64(seed)))
 }
 
 /// Reads start positions of game `G`: one FEN per line, `#` comments and blank lines skipped.

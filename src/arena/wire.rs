@@ -155,7 +155,7 @@ impl ScheduleWire {
                 .budget();
             let agent = match self.players.get(i).ok_or_else(|| bad(format!("no player {i}")))? {
                 PlayerWire::Params(values) => {
-                    let params = Params::from_values(G::specs(), values).map_err(|e| bad(e.to_string()))?;
+                    let params = Params::from_values(&G::specs(), values).map_err(|e| bad(e.to_string()))?;
                     Agent::Weights(G::weights(&params).map_err(|e| bad(e.to_string()))?)
                 }
                 PlayerWire::Outside(engine) => Agent::Outside(Arc::new(engine.clone())),

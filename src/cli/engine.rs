@@ -23,10 +23,10 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => Params::load(
             path,
             XiangqiGame::NAME,
-            XiangqiGame::specs(),
+            &XiangqiGame::specs(),
             XiangqiGame::RETIRED,
         )?,
-        None => Params::defaults(XiangqiGame::specs()),
+        None => Params::defaults(&XiangqiGame::specs()),
     };
     let mut engine = Engine::new(std::io::stdout(), params)?;
     if let Some(path) = &args.weights {

@@ -88,7 +88,7 @@ pub fn run(mut args: Args) -> Result<()> {
     // Check it loads as an engine would load it.
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let retired = subject::retired(&config);
-    let params = Params::from_weight_file(&file, &file.game, specs, retired)
+    let params = Params::from_weight_file(&file, &file.game, &specs, retired)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let (games, seconds) = qitune::tune::runs::spent_through(&args.run, generation)?;
     let mut provenance = file.provenance.clone();

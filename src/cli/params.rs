@@ -44,7 +44,7 @@ fn list<G: Game>() {
         "{:<width$}  {:>7}  {:>15}  {:>4}  meaning",
         "name", "default", "range", "bits"
     );
-    for s in specs {
+    for s in specs.iter() {
         let range = format!("[{}, {}]", s.min, s.max);
         println!(
             "{:<width$}  {:>7}  {:>15}  {:>4}  {}",
@@ -52,7 +52,7 @@ fn list<G: Game>() {
             s.default,
             range,
             s.bits,
-            G::describe(s.name)
+            G::describe(&s.name)
         );
     }
     println!(

@@ -4,7 +4,7 @@
 //! Each game implements the traits in its own folder (`xiangqi/game.rs`, `amazons/game.rs`);
 //! nothing here knows either game.
 
-use crate::params::{Params, Spec};
+use crate::params::{Params, Specs};
 use serde::{Deserialize, Serialize};
 use std::fmt::{Debug, Display};
 use std::time::Duration;
@@ -74,7 +74,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// How the report draws the parameters that are squares' values, if the game has any.
     const PICTURE: Option<BoardPicture> = None;
     /// The tunable parameters, in order.
-    fn specs() -> &'static [Spec];
+    fn specs() -> Specs;
     /// Parameters the game no longer has, which old weight files may still name.
     const RETIRED: &'static [crate::params::Retired] = &[];
     /// A parameter's meaning in one line (`qitune params`).
@@ -83,7 +83,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn weights(params: &Params) -> Result<Self::Weights, crate::params::WeightFileError>;
     /// The weights of a weight file of this game, with a message naming what is wrong.
     fn load_weights(path: &std::path::Path) -> Result<Self::Weights, crate::params::LoadError> {
-        let params = Params::load(path, Self::NAME, Self::specs(), Self::RETIRED)?;
+        let params = Params::load(path, Self::NAME, &Self::specs(), Self::RETIRED)?;
         Self::weights(&params).map_err(|source| crate::params::LoadError {
             path: path.to_path_buf(),
             source,

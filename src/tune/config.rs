@@ -250,12 +250,12 @@ impl Config {
                     .collect()
             } else if pattern.contains('*') {
                 (0..specs.len())
-                    .filter(|&i| glob(pattern, specs[i].name) && specs[i].bits > 0)
+                    .filter(|&i| glob(pattern, &specs[i].name) && specs[i].bits > 0)
                     .collect()
             } else {
                 let i = specs
                     .iter()
-                    .position(|s| s.name == pattern)
+                    .position(|s| s.name == pattern.as_str())
                     .ok_or_else(|| ConfigError::UnknownParameter(pattern.clone()))?;
                 if specs[i].bits == 0 {
                     return Err(ConfigError::Invalid(format!(
@@ -497,17 +497,17 @@ pub struct TunedOption {
 mod tests {
     use super::*;
 
-    fn specs() -> &'static [Spec] {
+    fn specs() -> crate::params::Specs {
         crate::games::specs_for("xiangqi").unwrap()
     }
 
     /// The names `OK` evolves with its `evolve` list replaced by `list`.
-    fn evolved_names(list: &str) -> Vec<&'static str> {
+    fn evolved_names(list: &str) -> Vec<String> {
         let c = config(&OK.replace(r#"["rook","pst_horse_*"]"#, list)).unwrap();
-        c.evolved(specs())
+        c.evolved(&specs())
             .unwrap()
             .iter()
-            .map(|&i| specs()[i].name)
+            .map(|&i| specs()[i].name.to_string())
             .collect()
     }
 
@@ -532,7 +532,7 @@ mod tests {
 
     fn config(json: &str) -> Result<Config, String> {
         let c: Config = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        c.validate(Path::new("."), specs()).map_err(|e| e.to_string())?;
+        c.validate(Path::new("."), &specs()).map_err(|e| e.to_string())?;
         Ok(c)
     }
 
@@ -543,7 +543,7 @@ mod tests {
     #[test]
     fn a_good_config_passes() {
         let c = config(OK).unwrap();
-        let evolved = c.evolved(specs()).unwrap();
+        let evolved = c.evolved(&specs()).unwrap();
         assert_eq!(evolved.len(), 1 + 50);
         assert_eq!(c.environment(3).nodes, Some(300));
     }
@@ -552,7 +552,7 @@ mod tests {
     fn all_means_the_evaluation_and_knobs_are_evolved_only_when_named() {
         let evolve = evolved_names;
         let all = evolve(r#"["all"]"#);
-        assert!(all.contains(&"rook") && all.contains(&"pst_pawn_e9"));
+        assert!(all.iter().any(|n| n == "rook") && all.iter().any(|n| n == "pst_pawn_e9"));
         assert!(!all.iter().any(|n| specs().iter().any(|s| s.knob && s.name == *n)));
         assert_eq!(
             evolve(r#"["search_*","time_moves_left"]"#),

@@ -289,12 +289,13 @@ mod tests {
 
     #[test]
     fn sigma_follows_the_one_fifth_rule_within_its_bounds() {
-        static SPECS: [Spec; 2] = [Spec::weight("a", 50, 0, 100, 7), Spec::weight("b", 5, 0, 10, 4)];
-        let base = Params::defaults(&SPECS);
+        let specs =
+            crate::params::Specs::from([Spec::weight("a", 50, 0, 100, 7), Spec::weight("b", 5, 0, 10, 4)]);
+        let base = Params::defaults(&specs);
         let setup = Setup {
             run: "t",
             game: "test",
-            specs: &SPECS,
+            specs,
             tuned: &[0, 1],
             base: &base,
             base_name: "built-in",
@@ -320,7 +321,7 @@ mod tests {
         assert!(batch.params[0]
             .values()
             .iter()
-            .zip(&SPECS)
+            .zip(setup.specs.iter())
             .all(|(&v, s)| s.min <= v && v <= s.max));
         let child = pending.child.clone();
         // The child wins its match: kept, and σ grows by 1.5.

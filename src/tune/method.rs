@@ -13,7 +13,7 @@ pub use super::folder::Row;
 use super::observe::View;
 use crate::arena::{Fixture, Runner};
 use crate::game::{Budget, Game, GameRecord};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Spec, Specs};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::de::DeserializeOwned;
@@ -38,7 +38,7 @@ pub struct Info {
 pub struct Setup<'a> {
     pub run: &'a str,
     pub game: &'static str,
-    pub specs: &'static [Spec],
+    pub specs: Specs,
     /// The tuned parameters' indices into `specs`, in spec order.
     pub tuned: &'a [usize],
     /// The full parameter set the untuned parameters come from.

@@ -128,7 +128,7 @@ mod tests {
     fn checked(json: &str) -> Result<Config, String> {
         let c: Config = serde_json::from_str(json).map_err(|e| e.to_string())?;
         let specs = crate::games::specs_for("xiangqi").unwrap();
-        validate(&c, std::path::Path::new("."), specs).map_err(|e| e.to_string())
+        validate(&c, std::path::Path::new("."), &specs).map_err(|e| e.to_string())
     }
 
     const GA: &str = r#"{"name":"t","seed":1,"population":8,"groups":2,"generations":3,

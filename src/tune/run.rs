@@ -207,11 +207,11 @@ impl<G: Game, M: Method> Run<G, M> {
         settings: M::Settings,
         state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
     ) -> Result<Self, RunError> {
-        let (specs, retired) = (subject.specs(), super::subject::retired(&config));
-        let tuned = config.evolved(specs)?;
+        let (specs, retired) = (subject.specs().clone(), super::subject::retired(&config));
+        let tuned = config.evolved(&specs)?;
         let base = match &config.base_weights {
-            Some(path) => Params::load(Path::new(path), G::NAME, specs, retired)?,
-            None => Params::defaults(specs),
+            Some(path) => Params::load(Path::new(path), G::NAME, &specs, retired)?,
+            None => Params::defaults(&specs),
         };
         let positions = config
             .environments
@@ -223,7 +223,7 @@ impl<G: Game, M: Method> Run<G, M> {
             Some(v) => Some(Validator {
                 positions: read_positions::<G>(Path::new(&v.positions))?,
                 anchor: match &v.anchor {
-                    Some(path) => Params::load(Path::new(path), G::NAME, specs, retired)?,
+                    Some(path) => Params::load(Path::new(path), G::NAME, &specs, retired)?,
                     None => base.clone(),
                 },
             }),
@@ -622,7 +622,7 @@ fn setup<'a, G: Game>(
     Setup {
         run: &config.name,
         game: G::NAME,
-        specs: subject.specs(),
+        specs: subject.specs().clone(),
         tuned,
         base,
         base_name: config.base_weights.as_deref().unwrap_or("built-in"),

@@ -134,7 +134,7 @@ impl Schedule {
         total: u64,
     ) -> Result<Schedule, ConfigError> {
         for name in config.c_end_values.keys() {
-            if !tuned.iter().any(|&i| specs[i].name == name) {
+            if !tuned.iter().any(|&i| specs[i].name == name.as_str()) {
                 return Err(ConfigError::Invalid(format!(
                     "spsa.c_end_values: '{name}' is not a tuned parameter"
                 )));
@@ -148,7 +148,7 @@ impl Schedule {
                 let s = &specs[i];
                 config
                     .c_end_values
-                    .get(s.name)
+                    .get(s.name.as_ref())
                     .copied()
                     .unwrap_or_else(|| (config.c_end * f64::from(s.max - s.min)).max(1.0))
             })
@@ -308,7 +308,7 @@ impl Method for Spsa {
         // Both factors are bounded by validation (generations and iterations), so the
         // product of two u64s of at most 10^7 and 10^6 is exact.
         let total = setup.planned as u64 * config.iterations as u64;
-        let schedule = Schedule::new(&config, setup.specs, setup.tuned, total)?;
+        let schedule = Schedule::new(&config, &setup.specs, setup.tuned, total)?;
         Ok(Spsa { config, schedule })
     }
 

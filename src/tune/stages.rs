@@ -255,7 +255,7 @@ impl Iterator for Stages {
 /// options, read from the engine) and its method, paths relative to `base_dir`.
 fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {
     let config = super::subject::resolve_engine(&config, base_dir)?;
-    super::methods::validate(&config, base_dir, super::subject::specs(&config)?)
+    super::methods::validate(&config, base_dir, &super::subject::specs(&config)?)
 }
 
 /// Where the stage after the run in `dir` starts: its best validated champion, else its

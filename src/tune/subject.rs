@@ -10,9 +10,9 @@ pub use super::config::{EngineRef, OptionEntry, TunedOption};
 use crate::arena::outside::{self, EngineOption, OptionKind, Process};
 use crate::arena::{Agent, OutsideEngine, Player};
 use crate::game::{Budget, Game};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Spec, Specs};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The most bits an option's value is given in a chromosome when the configuration does not
 /// say: finer steps than 1/65536 of a range are noise to any tuner.
@@ -36,7 +36,7 @@ impl OptionEntry {
 /// What a run tunes, once its configuration is read.
 #[derive(Clone, Debug)]
 pub struct Subject {
-    specs: &'static [Spec],
+    specs: Specs,
     /// The outside engine whose options are tuned; `None`: the game's own engine.
     engine: Option<Arc<OutsideEngine>>,
 }
@@ -64,8 +64,8 @@ impl Subject {
     }
 
     /// The tuned parameters, in order.
-    pub fn specs(&self) -> &'static [Spec] {
-        self.specs
+    pub fn specs(&self) -> &Specs {
+        &self.specs
     }
 
     /// The outside engine tuned, if the run tunes one.
@@ -96,8 +96,8 @@ impl Subject {
             return Ok(());
         };
         let offered = offered_options(engine)?;
-        for spec in self.specs {
-            spin_option(&offered, spec.name, &engine.name)?;
+        for spec in self.specs.iter() {
+            spin_option(&offered, &spec.name, &engine.name)?;
         }
         Ok(())
     }
@@ -220,7 +220,7 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
 
 /// The parameters a checked (or saved) configuration tunes: its outside engine's options, or
 /// its game's parameters.
-pub fn specs(config: &Config) -> Result<&'static [Spec], ConfigError> {
+pub fn specs(config: &Config) -> Result<Specs, ConfigError> {
     match &config.engine {
         Some(_) => specs_of(&config.options),
         None => crate::games::specs_for(&config.game)
@@ -238,7 +238,7 @@ pub fn retired(config: &Config) -> &'static [crate::params::Retired] {
 }
 
 /// The parameter specs of a configuration's options as [`resolve_engine`] completed them.
-pub fn specs_of(options: &[OptionEntry]) -> Result<&'static [Spec], ConfigError> {
+pub fn specs_of(options: &[OptionEntry]) -> Result<Specs, ConfigError> {
     let mut specs = Vec::with_capacity(options.len());
     for (i, entry) in options.iter().enumerate() {
         let o = entry.option();
@@ -248,37 +248,9 @@ pub fn specs_of(options: &[OptionEntry]) -> Result<&'static [Spec], ConfigError>
                 format!("'{}' lacks its default, min, max or bits", o.name),
             ));
         };
-        specs.push((o.name, default, min, max, bits));
+        specs.push(Spec::named(o.name, default, min, max, bits));
     }
-    Ok(intern(specs))
-}
-
-/// Parameter specs made at run time live as long as the process, as a game's own do: each
-/// distinct list is made once (a run, its report and a resume share it).
-fn intern(list: Vec<(String, i32, i32, i32, u32)>) -> &'static [Spec] {
-    static KNOWN: Mutex<Vec<&'static [Spec]>> = Mutex::new(Vec::new());
-    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |specs: &[Spec]| {
-        specs.len() == list.len()
-            && specs
-                .iter()
-                .zip(&list)
-                .all(|(s, (name, default, min, max, bits))| {
-                    s.name == name && (s.default, s.min, s.max, s.bits) == (*default, *min, *max, *bits)
-                })
-    };
-    if let Some(specs) = known.iter().find(|s| same(s)) {
-        return specs;
-    }
-    let specs: Vec<Spec> = list
-        .into_iter()
-        .map(|(name, default, min, max, bits)| {
-            Spec::weight(Box::leak(name.into_boxed_str()), default, min, max, bits)
-        })
-        .collect();
-    let specs: &'static [Spec] = Box::leak(specs.into_boxed_slice());
-    known.push(specs);
-    specs
+    Ok(specs.into())
 }
 
 /// The options `engine` offers, from one start of it.

@@ -52,7 +52,7 @@ pub fn params(setup: &Setup, theta: &[f64]) -> Params {
     for (&i, &t) in setup.tuned.iter().zip(theta) {
         values[i] = t.round() as i32;
     }
-    Params::from_values(setup.specs, &values).expect("tuned values stay within their bounds")
+    Params::from_values(&setup.specs, &values).expect("tuned values stay within their bounds")
 }
 
 /// `theta` kept within the tuned parameters' bounds.
@@ -111,7 +111,7 @@ pub fn provenance(setup: &Setup, method: &str, generation: usize, games: usize) 
         "run": setup.run, "method": method, "generation": generation,
         "games": games * generation,
         "base": setup.base_name,
-        "tuned": setup.tuned.iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
+        "tuned": setup.tuned.iter().map(|&i| &setup.specs[i].name).collect::<Vec<_>>(),
     })
 }
 

@@ -6,7 +6,7 @@ use super::search::{Limits, Searcher};
 use super::time::{TimeControl, TimeManager};
 use super::{Board, Color, Move, Xiangqi};
 use crate::game::{Engine, Game, Limit, Seat, Thought, Verdict};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Specs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -32,7 +32,7 @@ impl Game for XiangqiGame {
     });
     const PLAYER_NAMES: &'static [&'static str] = &["material"];
 
-    fn specs() -> &'static [Spec] {
+    fn specs() -> Specs {
         super::eval::specs()
     }
 

@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn every_knob_is_described_and_read_from_its_own_place() {
         for (i, spec) in SPECS.iter().enumerate() {
-            assert!(describe(spec.name).is_some(), "{}", spec.name);
+            assert!(describe(&spec.name).is_some(), "{}", spec.name);
             // Each knob at its maximum, the others at their defaults, changes only its field.
             let mut values: Vec<i32> = SPECS.iter().map(|s| s.default).collect();
             if spec.max == spec.default {

@@ -1,12 +1,12 @@
 //! Chromosomes: binary genes for the evolved parameters, and the operators on them.
 
-use crate::params::{Params, Spec};
+use crate::params::{Params, Specs};
 use rand::Rng;
 
 /// Which parameters evolve and where their genes sit in a chromosome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
-    specs: &'static [Spec],
+    specs: Specs,
     /// Indices (into the spec list) of the evolved parameters, in chromosome order.
     evolved: Vec<usize>,
     /// Bit offset of each evolved parameter's genes.
@@ -33,7 +33,7 @@ pub enum LayoutError {
     #[error("no parameter with index {0}")]
     NoIndex(usize),
     #[error("parameter '{0}' is fixed (0 bits) and cannot evolve")]
-    Fixed(&'static str),
+    Fixed(String),
     #[error("no parameter is chosen to evolve")]
     Empty,
 }
@@ -43,13 +43,13 @@ pub type Genome = Vec<u8>;
 
 impl Layout {
     /// A layout evolving `evolved` (spec indices); parameters with 0 bits cannot evolve.
-    pub fn new(specs: &'static [Spec], evolved: Vec<usize>) -> Result<Layout, LayoutError> {
+    pub fn new(specs: Specs, evolved: Vec<usize>) -> Result<Layout, LayoutError> {
         let mut offsets = Vec::with_capacity(evolved.len());
         let mut len = 0;
         for &i in &evolved {
             let spec = specs.get(i).ok_or(LayoutError::NoIndex(i))?;
             if spec.bits == 0 {
-                return Err(LayoutError::Fixed(spec.name));
+                return Err(LayoutError::Fixed(spec.name.to_string()));
             }
             offsets.push(len);
             len += spec.bits as usize;
@@ -104,7 +104,7 @@ impl Layout {
             }
             values[i] = spec.decode(code);
         }
-        Params::from_values(self.specs, &values).expect("decoded values lie within their bounds")
+        Params::from_values(&self.specs, &values).expect("decoded values lie within their bounds")
     }
 
     /// Uniform crossover as seed 003 has it: a random 0/1 mask as long as the number of
@@ -202,38 +202,21 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    static SPECS: [Spec; 3] = [
-        Spec {
-            name: "king",
-            default: 100,
-            min: 100,
-            max: 100,
-            bits: 0,
-            knob: false,
-        },
-        Spec {
-            name: "a",
-            default: 5,
-            min: 0,
-            max: 7,
-            bits: 3,
-            knob: false,
-        },
-        Spec {
-            name: "b",
-            default: 600,
-            min: 500,
-            max: 1500,
-            bits: 4,
-            knob: false,
-        },
-    ];
+    use crate::params::Spec;
+
+    fn specs() -> Specs {
+        Specs::from([
+            Spec::weight("king", 100, 100, 100, 0),
+            Spec::weight("a", 5, 0, 7, 3),
+            Spec::weight("b", 600, 500, 1500, 4),
+        ])
+    }
 
     #[test]
     fn genes_map_onto_the_range() {
-        let layout = Layout::new(&SPECS, vec![1, 2]).unwrap();
+        let layout = Layout::new(specs(), vec![1, 2]).unwrap();
         assert_eq!(layout.len(), 7);
-        let base = Params::defaults(&SPECS);
+        let base = Params::defaults(&specs());
         // a = 101b = 5; b = code 1111b = 15 -> 500 + 15 * 1000 / 15 = 1500.
         let p = layout.decode(&[1, 0, 1, 1, 1, 1, 1], &base);
         assert_eq!(p.values(), &[100, 5, 1500]);
@@ -241,8 +224,11 @@ mod tests {
         let p = layout.decode(&[0, 0, 0, 0, 1, 1, 0], &base);
         assert_eq!(p.values(), &[100, 0, 900]);
         assert_eq!(layout.encode(&p), vec![0, 0, 0, 0, 1, 1, 0]);
-        assert_eq!(Layout::new(&SPECS, vec![0]), Err(LayoutError::Fixed("king")));
-        assert_eq!(Layout::new(&SPECS, vec![]), Err(LayoutError::Empty));
+        assert_eq!(
+            Layout::new(specs(), vec![0]),
+            Err(LayoutError::Fixed("king".into()))
+        );
+        assert_eq!(Layout::new(specs(), vec![]), Err(LayoutError::Empty));
     }
 
     #[test]
@@ -263,10 +249,10 @@ mod tests {
 
     #[test]
     fn gray_genes_round_trip_and_make_small_steps() {
-        let layout = Layout::new(&SPECS, vec![1, 2])
+        let layout = Layout::new(specs(), vec![1, 2])
             .unwrap()
             .with_encoding(Encoding::Gray);
-        let base = Params::defaults(&SPECS);
+        let base = Params::defaults(&specs());
         // Every value of `a` (3 bits, 0..7): encoded and decoded back; neighbours one flip apart.
         let mut previous: Option<Genome> = None;
         for v in 0..8 {
@@ -284,8 +270,8 @@ mod tests {
     #[test]
     fn crossover_never_makes_a_value_outside_its_parents() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let layout = Layout::new(&SPECS, vec![1, 2]).unwrap();
-        let base = Params::defaults(&SPECS);
+        let layout = Layout::new(specs(), vec![1, 2]).unwrap();
+        let base = Params::defaults(&specs());
         for _ in 0..2000 {
             let a: Genome = (0..layout.len()).map(|_| rng.gen_range(0..=1)).collect();
             let b: Genome = (0..layout.len()).map(|_| rng.gen_range(0..=1)).collect();
@@ -309,9 +295,9 @@ mod tests {
     fn operators_behave() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         // Six parameters of 3 and 4 bits: a fair mask takes about half the parameters from each.
-        static MANY: [Spec; 6] = [SPECS[1], SPECS[2], SPECS[1], SPECS[2], SPECS[1], SPECS[2]];
-        let specs: &'static [Spec] = &MANY;
-        let layout = Layout::new(specs, (0..6).collect()).unwrap();
+        let (a, b) = (&specs()[1], &specs()[2]);
+        let many = Specs::from([a, b, a, b, a, b].map(Spec::clone));
+        let layout = Layout::new(many, (0..6).collect()).unwrap();
         let (a, b) = (vec![0u8; layout.len()], vec![1u8; layout.len()]);
         let from_b: usize = (0..200)
             .map(|_| {

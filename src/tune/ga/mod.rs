@@ -127,7 +127,7 @@ impl Method for Ga {
             GeneSettings::Binary { encoding, .. } => encoding,
             GeneSettings::Real(_) => Encoding::Binary,
         };
-        let layout = Layout::new(setup.specs, setup.tuned.to_vec())
+        let layout = Layout::new(setup.specs.clone(), setup.tuned.to_vec())
             .map_err(|e| ConfigError::Invalid(e.to_string()))?
             .with_encoding(encoding);
         Ok(Ga { settings, layout })
@@ -437,7 +437,7 @@ impl Ga {
     fn provenance(&self, setup: &Setup, generation: usize, games: usize) -> serde_json::Value {
         let mut provenance = serde_json::json!({
             "run": setup.run, "generation": generation, "games": games, "base": setup.base_name,
-            "evolved": self.layout.evolved().iter().map(|&i| setup.specs[i].name).collect::<Vec<_>>(),
+            "evolved": self.layout.evolved().iter().map(|&i| &setup.specs[i].name).collect::<Vec<_>>(),
         });
         let s = &self.settings;
         let (genes, fitness, champion) = (s.genes(), s.fitness(), s.survival().champion);
@@ -510,7 +510,7 @@ impl Ga {
         let mut rng = stream(setup.seed, 0, START);
         let around = match setup.init {
             Init::Random => None,
-            Init::Defaults => Some(self.layout.encode(&Params::defaults(setup.specs))),
+            Init::Defaults => Some(self.layout.encode(&Params::defaults(&setup.specs))),
             Init::Weights => Some(self.layout.encode(setup.base)),
         };
         (0..self.settings.population)

@@ -487,7 +487,7 @@ mod tests {
             .iter()
             .map(|n| specs.iter().position(|s| s.name == *n).unwrap())
             .collect();
-        let truth: Vec<i32> = crate::params::Params::defaults(specs).values().to_vec();
+        let truth: Vec<i32> = crate::params::Params::defaults(&specs).values().to_vec();
         let text = include_str!("../../../positions/xiangqi-middlegames.epd");
         let boards: Vec<_> = text
             .lines()
@@ -545,7 +545,7 @@ mod tests {
             holdout: 0.1,
             window: None,
         };
-        let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i]).collect();
+        let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i].clone()).collect();
         let f = fit(&on, &held, &start, &start, &bounds, &config);
         assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
         for (j, &i) in tuned.iter().enumerate() {

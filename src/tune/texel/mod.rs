@@ -246,7 +246,7 @@ impl Method for Texel {
                     .map(|(n, game)| (((g as u64) << 32) | n as u64, game)),
             );
         }
-        let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i]).collect();
+        let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
         let (fit_on, held_out) = step
             .runner
             .install(|| {

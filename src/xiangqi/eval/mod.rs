@@ -63,7 +63,7 @@ const SCALAR_COUNT: usize = S::tempo as usize + 1;
 impl Weights {
     /// Compiles a parameter set of this game (another game's set is refused).
     pub fn new(params: &Params) -> Result<Weights, WeightFileError> {
-        params.values_of(specs()).map(Weights::compile)
+        params.values_of(&specs()).map(Weights::compile)
     }
 
     /// Compiles the values of this game's spec list, in its order.

@@ -3,7 +3,7 @@
 
 use super::super::knobs;
 use super::super::types::{File, Rank, Role, Square};
-use crate::params::{Params, Spec};
+use crate::params::{Params, Spec, Specs};
 use std::sync::LazyLock;
 
 macro_rules! scalar_specs {
@@ -14,7 +14,7 @@ macro_rules! scalar_specs {
         #[repr(usize)]
         pub(super) enum S { $($name,)* }
         pub(super) const SCALARS: &[Spec] = &[$(Spec {
-            name: stringify!($name),
+            name: std::borrow::Cow::Borrowed(stringify!($name)),
             default: $default,
             min: $min,
             max: $max,
@@ -168,28 +168,26 @@ pub(super) static PST_POINTS: LazyLock<Vec<(Role, u32, u32)>> = LazyLock::new(||
     v
 });
 
-pub(super) static SPECS: LazyLock<Vec<Spec>> = LazyLock::new(|| {
+static SPECS: LazyLock<Specs> = LazyLock::new(|| {
     let mut v = SCALARS.to_vec();
     for &(role, file, rank) in PST_POINTS.iter() {
         let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
-        // Names live for the program's life; the list is built once.
-        let name: &'static str = Box::leak(format!("pst_{}_{}", role.name(), sq).into_boxed_str());
-        v.push(Spec {
-            name,
-            default: default_pst(role, file, rank).expect("listed point"),
-            min: -100,
-            max: 100,
-            bits: 7,
-            knob: false,
-        });
+        let default = default_pst(role, file, rank).expect("listed point");
+        v.push(Spec::named(
+            format!("pst_{}_{}", role.name(), sq),
+            default,
+            -100,
+            100,
+            7,
+        ));
     }
     v.extend(knobs::SPECS);
-    v
+    v.into()
 });
 
 /// Every tunable parameter of the Xiangqi evaluation, in a fixed order.
-pub fn specs() -> &'static [Spec] {
-    &SPECS
+pub fn specs() -> Specs {
+    SPECS.clone()
 }
 
 /// A parameter's meaning in one line.
@@ -265,7 +263,7 @@ pub fn describe(name: &str) -> String {
 
 /// The built-in parameters.
 pub fn default_params() -> Params {
-    Params::defaults(specs())
+    Params::defaults(&specs())
 }
 
 /// Only material at the built-in values: every other weight zero (or its nearest bound).
@@ -291,7 +289,7 @@ pub fn material_only_params() -> Params {
             }
         })
         .collect();
-    Params::from_values(specs, &values).expect("zero is clamped into range")
+    Params::from_values(&specs, &values).expect("zero is clamped into range")
 }
 
 /// The role of a piece-square parameter `pst_ROLE_FR` and the squares (file 0..8, rank) that

@@ -6,7 +6,7 @@ use crate::xiangqi::{attacks, knobs};
 
 #[test]
 fn the_parameter_list_lines_up() {
-    check_specs(specs()).unwrap();
+    check_specs(&specs()).unwrap();
     assert_eq!(SCALAR_COUNT, SCALARS.len());
     assert_eq!(
         specs().len(),
@@ -15,7 +15,8 @@ fn the_parameter_list_lines_up() {
     // Reachable points only: king 6, advisor 3, elephant 4, horse/rook/cannon 50, pawn 31.
     assert_eq!(PST_POINTS.len(), 6 + 3 + 4 + 150 + 31);
     assert_eq!(specs()[S::king as usize].bits, 0, "the king is never evolved");
-    let names: Vec<&str> = specs().iter().map(|s| s.name).collect();
+    let specs = specs();
+    let names: Vec<&str> = specs.iter().map(|s| s.name.as_ref()).collect();
     assert!(names.contains(&"pst_horse_c2"));
     assert!(names.contains(&"pst_pawn_e9"));
     assert!(!names.contains(&"pst_pawn_b3"), "a pawn never stands on b3");
@@ -57,7 +58,7 @@ fn the_hand_set_and_former_built_in_weights_stay_loadable() {
     // current one: they must follow any change to the specs.
     let load = |name: &str| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
-        Params::load(&path, GAME, specs(), &knobs::RETIRED).unwrap()
+        Params::load(&path, GAME, &specs(), &knobs::RETIRED).unwrap()
     };
     let hand = load("examples/xiangqi-hand-set.json");
     assert_eq!(hand.get("rook"), Some(900));
@@ -83,7 +84,7 @@ fn features_sum_to_the_evaluation() {
             default_params()
         } else {
             Params::random(
-                specs(),
+                &specs(),
                 &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64),
             )
         };
@@ -206,7 +207,7 @@ fn the_attack_patterns_are_counted_where_they_stand() {
     let with_patterns = |value: fn(usize) -> i64| {
         let mut params = default_params();
         for (i, &p) in PATTERNS.iter().enumerate() {
-            params.set(specs()[p as usize].name, value(i)).unwrap();
+            params.set(&specs()[p as usize].name, value(i)).unwrap();
         }
         Weights::new(&params).unwrap()
     };
@@ -302,9 +303,9 @@ fn piece_square_names_give_their_squares() {
     assert_eq!(pst_squares("rook"), None);
     assert_eq!(pst_squares("pst_rook_a10"), None);
     // Every piece-square parameter is a square's, and only those.
-    for s in super::specs() {
+    for s in super::specs().iter() {
         assert_eq!(
-            pst_squares(s.name).is_some(),
+            pst_squares(&s.name).is_some(),
             s.name.starts_with("pst_"),
             "{}",
             s.name

@@ -205,7 +205,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// One spin option per parameter, its current value the default.
     fn say_parameters(&self) {
         for (spec, value) in self.params.specs().iter().zip(self.params.values()) {
-            let (name, min, max) = (spec.name, spec.min, spec.max);
+            let (name, min, max) = (&spec.name, spec.min, spec.max);
             self.say(&match self.dialect {
                 Dialect::Ucci => format!("option {name} type spin min {min} max {max} default {value}"),
                 Dialect::Uci => format!("option name {name} type spin default {value} min {min} max {max}"),
@@ -282,7 +282,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 match Params::load(
                     Path::new(value.trim()),
                     XiangqiGame::NAME,
-                    XiangqiGame::specs(),
+                    &XiangqiGame::specs(),
                     XiangqiGame::RETIRED,
                 ) {
                     Ok(params) => {
@@ -301,8 +301,12 @@ impl<W: Write + Send + 'static> Engine<W> {
             "" => self.error("setoption needs an option name"),
             other => match self.params.index_of(other) {
                 Some(i) => {
-                    let spec = self.params.specs()[i];
-                    match value.trim().parse::<i64>().map(|v| self.params.set(spec.name, v)) {
+                    let spec = self.params.specs()[i].clone();
+                    match value
+                        .trim()
+                        .parse::<i64>()
+                        .map(|v| self.params.set(&spec.name, v))
+                    {
                         Ok(Ok(())) => self.params_changed = true,
                         _ => self.error(&format!(
                             "option {}: '{value}' is not a whole number from {} to {}",

@@ -18,7 +18,7 @@ impl Write for Sink {
 
 /// Plays a script as a GUI would: after a finite `go`, waits for the answer.
 fn session(script: &str) -> String {
-    session_with(Params::defaults(XiangqiGame::specs()), script)
+    session_with(Params::defaults(&XiangqiGame::specs()), script)
 }
 
 /// [`session`] for an engine started with `params`.
@@ -56,7 +56,7 @@ proptest::proptest! {
         uci in proptest::bool::ANY,
     ) {
         let sink = Sink::default();
-        let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs())).unwrap();
+        let mut engine = Engine::new(sink.clone(), Params::defaults(&XiangqiGame::specs())).unwrap();
         engine.handle(if uci { "uci" } else { "ucci" });
         for words in &lines {
             let line: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
@@ -149,7 +149,7 @@ fn a_bad_go_is_still_answered() {
 #[test]
 fn bytes_that_are_not_utf8_do_not_end_the_session() {
     let sink = Sink::default();
-    let mut engine = Engine::new(sink.clone(), Params::defaults(XiangqiGame::specs())).unwrap();
+    let mut engine = Engine::new(sink.clone(), Params::defaults(&XiangqiGame::specs())).unwrap();
     engine.run(&b"ucci\nsetoption weightsfile \xc6\xe5.json\n\xff\nisready\nquit\n"[..]);
     let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
     assert!(out.contains("readyok") && out.contains("bye"), "{out}");
@@ -211,7 +211,7 @@ fn every_parameter_is_a_spin_option_that_sets_it() {
     }
     // Set by option, the search is the one of an engine started with those values.
     let search = "position startpos moves h2e2 h9g7\ngo depth 5\nquit\n";
-    let mut params = Params::defaults(specs);
+    let mut params = Params::defaults(&specs);
     params.set("rook", i64::from(rook.min)).unwrap();
     params.set("cannon", 800).unwrap();
     // The search's lines without their timings.
