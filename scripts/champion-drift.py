@@ -67,8 +67,11 @@ def main():
     spec = ranges(config.get("game", "xiangqi"))
 
     def champion(g):
-        path = champions / f"gen-{g:04d}.json"
-        return load(path) if path.exists() else None
+        # step-NNNN.json, or gen-NNNN.json in run folders of format 1.
+        for path in (champions / f"step-{g:04d}.json", champions / f"gen-{g:04d}.json"):
+            if path.exists():
+                return load(path)
+        return None
 
     def distance(a, b):
         return sum(abs(a.get(n, d) - b.get(n, d)) / width for n, (d, width) in spec.items()) / len(spec)

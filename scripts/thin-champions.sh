@@ -18,11 +18,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 declare -A keep
-# The step of the champion an export picks, from its weight file's provenance.
+# The step of the champion an export picks, from its weight file's provenance (a GA's, or
+# any run of format 1, says "generation"; a twins' "step" there is its step size).
 picked() {
     "$bin" export --run "$run" "$@" --out "$tmp/w.json" --force >/dev/null 2>&1 || return 0
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["generation"])' "$tmp/w.json"
+    python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["provenance"]; print(p.get("generation", p.get("step")))' "$tmp/w.json"
 }
+# Champions are step-NNNN.json, or gen-NNNN.json in folders of format 1.
+shopt -s nullglob
+champions=("$run"/champions/step-*.json "$run"/champions/gen-*.json)
 for budget in "--hours 0.3333" "--hours 0.5" "--hours 1" "--hours 2" "--games 24000" "--games 144000" "--best"; do
     # shellcheck disable=SC2086
     step=$(picked $budget)
@@ -32,17 +36,17 @@ if [[ -f $run/validation.csv ]]; then
     while IFS=, read -r step _; do keep[$step]=1; done < <(tail -n +2 "$run/validation.csv")
 fi
 last=0
-for file in "$run"/champions/gen-*.json; do
+for file in "${champions[@]}"; do
     step=$((10#$(basename "$file" .json | cut -d- -f2)))
     ((step > last)) && last=$step
 done
 keep[$last]=1
 removed=0
-for file in "$run"/champions/gen-*.json; do
+for file in "${champions[@]}"; do
     step=$((10#$(basename "$file" .json | cut -d- -f2)))
     if ((step % every != 0)) && [[ -z ${keep[$step]:-} ]]; then
         rm "$file"
         removed=$((removed + 1))
     fi
 done
-echo "$run: $removed champions removed, $(find "$run/champions" -name 'gen-*.json' | wc -l) kept"
+echo "$run: $removed champions removed, $(find "$run/champions" -name '*-[0-9]*.json' | wc -l) kept"

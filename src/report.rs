@@ -157,9 +157,8 @@ pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportEr
          <th>hours</th><th>best validated</th><th>last validated</th><th>state</th></tr>\n",
     );
     let champion = |v: &Option<ValidationRow>| {
-        v.as_ref().map_or("-".to_string(), |v| {
-            format!("step {}: {}", v.generation, elo_text(v))
-        })
+        v.as_ref()
+            .map_or("-".to_string(), |v| format!("step {}: {}", v.step, elo_text(v)))
     };
     for r in &runs {
         let _ = writeln!(
@@ -276,8 +275,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
     let validations = run::validations(dir)?;
     let mut champions = Vec::new();
     for &g in &done {
-        let path = run::champion_path(dir, g);
-        if path.exists() {
+        if let Some(path) = run::find_champion(dir, g) {
             champions.push((g, Params::load(&path, &config.game, &specs, retired)?));
         }
     }
@@ -369,7 +367,7 @@ fn summary(html: &mut String, d: &RunData) {
             "<p>Best validated champion: {} {}, {} against the anchor on held-out \
              positions ({} games: +{} ={} -{}).</p>",
             d.method.unit,
-            best.generation,
+            best.step,
             elo_text(best),
             best.games,
             best.wins,
@@ -599,7 +597,7 @@ fn validation_section(html: &mut String, d: &RunData) -> Result<(), ReportError>
             html,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td>\
              <td>{}</td><td>{:.1}%</td></tr>",
-            v.generation,
+            v.step,
             v.games,
             v.wins,
             v.draws,
@@ -619,7 +617,7 @@ fn elo_chart(unit: &str, rows: &[&ValidationRow]) -> Result<String, ReportError>
     let err = chart_error(title);
     let low = rows.iter().filter_map(|v| v.elo_low).fold(0.0, f64::min);
     let high = rows.iter().filter_map(|v| v.elo_high).fold(0.0, f64::max);
-    let x1 = rows.iter().map(|v| v.generation).max().unwrap_or(1) as f64;
+    let x1 = rows.iter().map(|v| v.step).max().unwrap_or(1) as f64;
     let pad = ((high - low) * 0.08).max(5.0);
     let mut svg = String::new();
     {
@@ -649,14 +647,7 @@ fn elo_chart(unit: &str, rows: &[&ValidationRow]) -> Result<String, ReportError>
             .map_err(|e| err(e.to_string()))?;
         let bars = rows.iter().filter_map(|v| {
             let (e, lo, hi) = (v.elo?, v.elo_low?, v.elo_high?);
-            Some(ErrorBar::new_vertical(
-                v.generation as f64,
-                lo,
-                e,
-                hi,
-                BLUE.filled(),
-                8,
-            ))
+            Some(ErrorBar::new_vertical(v.step as f64, lo, e, hi, BLUE.filled(), 8))
         });
         chart.draw_series(bars).map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;

@@ -235,7 +235,7 @@ fn a_shipped_config_runs_from_any_folder() {
         .assert()
         .success();
     assert!(dir
-        .join("runs/xiangqi-ga-random/champions/gen-0001.json")
+        .join("runs/xiangqi-ga-random/champions/step-0001.json")
         .exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -305,7 +305,7 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let first = dir.join("xiangqi-ga-random/champions/gen-0001.json");
+    let first = dir.join("xiangqi-ga-random/champions/step-0001.json");
     let out = interrupt_once(child, || first.exists());
     let err = String::from_utf8_lossy(&out.stderr);
     // The program as started, from the project's folder (target/debug or target/release).

@@ -238,3 +238,42 @@ fn shipped_configurations_give_the_recorded_runs() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// Run folders of format 1 (every method's steps named generations: `gen-NNNN.json`, a
+/// `generation` column) made by the code of that format and stopped after their second step,
+/// resumed by today's code: they go on in their own format and end with exactly the files
+/// that code gave (`tests/data/format-1/NAME.txt`).
+#[test]
+fn format_1_folders_resume_in_their_own_format() {
+    let fixtures = repo().join("tests/data/format-1");
+    for name in ["xiangqi-spsa", "xiangqi-ga-random", "xiangqi-texel"] {
+        let dir = scratch(&format!("format-1-{name}"));
+        let config = shrunk(name, &dir);
+        let runs = dir.join("runs");
+        let run = runs.join(name);
+        copy_with_repo(&fixtures.join(name), &run);
+        tune(&config, &runs, &["--threads", "2", "--resume"]);
+        let want = std::fs::read_to_string(fixtures.join(format!("{name}.txt"))).unwrap();
+        let got = as_text(&run_files(&run, &runs));
+        assert!(
+            got == want,
+            "{name}: a resumed format-1 folder differs from {name}.txt"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Copies a fixture folder, its `<repo>` placeholders made this checkout's path.
+fn copy_with_repo(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_with_repo(&path, &target);
+        } else {
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(target, text.replace("<repo>", &repo().display().to_string())).unwrap();
+        }
+    }
+}

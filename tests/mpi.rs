@@ -92,7 +92,7 @@ fn ranks_give_the_run_of_one_process_byte_for_byte() {
     let one = dir.join("one");
     assert!(tune(0, &cfg, &one, &[]).status().unwrap().success());
     let expected = contents(&one.join("spread"));
-    assert_eq!(expected.iter().filter(|(n, _)| n.starts_with("gen-")).count(), 4);
+    assert_eq!(expected.iter().filter(|(n, _)| n.starts_with("step-")).count(), 4);
     for ranks in 1..=3 {
         let runs = dir.join(format!("np{ranks}"));
         let out = tune(ranks, &cfg, &runs, &[]).output().unwrap();
@@ -127,7 +127,7 @@ fn an_outside_engine_run_spreads_over_ranks() {
     let cfg = dir.join("outside.json");
     std::fs::write(&cfg, text).unwrap();
     let read = |run: &Path| -> Vec<String> {
-        ["state.json", "validation.csv", "champions/gen-0002.json"]
+        ["state.json", "validation.csv", "champions/step-0002.json"]
             .iter()
             .map(|f| std::fs::read_to_string(run.join(f)).unwrap())
             .collect()
@@ -157,7 +157,7 @@ fn a_killed_mpi_job_resumes_to_the_same_end() {
     let mut cmd = tune(3, &cfg, &runs, &[]);
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let mut job = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let second = runs.join("spread/champions/gen-0002.json");
+    let second = runs.join("spread/champions/step-0002.json");
     let since = std::time::Instant::now();
     while !second.exists() {
         assert!(since.elapsed().as_secs() < 300, "the job made no progress");
@@ -221,7 +221,7 @@ fn a_dying_rank_stops_the_job_and_the_run_resumes_on_one_process() {
     let mut cmd = tune(3, &cfg, &runs, &[]);
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let job = cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
-    let second = runs.join("spread/champions/gen-0002.json");
+    let second = runs.join("spread/champions/step-0002.json");
     let since = std::time::Instant::now();
     while !second.exists() {
         assert!(since.elapsed().as_secs() < 300, "the job made no progress");

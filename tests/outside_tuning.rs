@@ -210,7 +210,7 @@ fn a_run_counts_the_games_lost_to_engine_faults() {
         log.contains("exited (exit status: 3)"),
         "the first faults are named: {log}"
     );
-    assert!(runs.join("outside/champions/gen-0002.json").exists());
+    assert!(runs.join("outside/champions/step-0002.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -325,7 +325,7 @@ fn runs_lists_each_run_with_its_state() {
 fn a_run_with_thinned_champions_reports_and_resumes() {
     let run = tiny_run("thinned");
     for g in [1, 2] {
-        std::fs::remove_file(run.join(format!("champions/gen-{g:04}.json"))).unwrap();
+        std::fs::remove_file(run.join(format!("champions/step-{g:04}.json"))).unwrap();
     }
     qitune()
         .args(["report", "--run", run.to_str().unwrap()])
@@ -342,7 +342,7 @@ fn a_run_with_thinned_champions_reports_and_resumes() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no champion of generation 2"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no champion of step 2"));
     let config = run.parent().unwrap().parent().unwrap().join("tiny.json");
     qitune()
         .args(["tune", "--config", config.to_str().unwrap(), "--runs"])
@@ -350,6 +350,6 @@ fn a_run_with_thinned_champions_reports_and_resumes() {
         .args(["--resume", "--generations", "4", "--quiet"])
         .assert()
         .success();
-    assert!(run.join("champions/gen-0004.json").exists());
+    assert!(run.join("champions/step-0004.json").exists());
     std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
 }

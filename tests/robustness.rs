@@ -85,12 +85,15 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
         }
         std::fs::write(&path, kept).unwrap();
     };
-    // state.json says more generations than the folder holds: its last champion is missing.
+    // state.json says more steps than the folder holds: its last champion is missing.
     let state = std::fs::read_to_string(run.join("state.json")).unwrap();
-    let at = |g: &str| state.replace("\"generation\": 2", &format!("\"generation\": {g}"));
-    refused("state.json", at("5").as_bytes(), &["gen-0005.json", "missing"]);
+    let at = |g: &str| state.replace("\"step\": 2", &format!("\"step\": {g}"));
+    refused("state.json", at("5").as_bytes(), &["step-0005.json", "missing"]);
     // A state older than the champions would overwrite them silently.
     refused("state.json", at("0").as_bytes(), &["state.json", "older"]);
+    // A folder of a format this qitune does not know (a newer one's).
+    let newer = state.replace("\"format\": 2", "\"format\": 3");
+    refused("state.json", newer.as_bytes(), &["state.json", "its format is 3"]);
     // A truncated generations.csv (its header gone) is not appended to.
     let csv = std::fs::read_to_string(run.join("generations.csv")).unwrap();
     let lines = |skip: usize, take: usize| -> String {
@@ -113,18 +116,18 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
     );
     // The last champion deleted: the next step has nothing to stand on. (An earlier one may
     // go: an archived run keeps only some, tests/report.rs.)
-    let champion = run.join("champions/gen-0002.json");
+    let champion = run.join("champions/step-0002.json");
     let kept = std::fs::read(&champion).unwrap();
     std::fs::remove_file(&champion).unwrap();
     let err = error_of(resume(&config, &runs, &["--generations", "3"]));
-    assert!(err.contains("gen-0002.json") && err.contains("missing"), "{err}");
+    assert!(err.contains("step-0002.json") && err.contains("missing"), "{err}");
     std::fs::write(&champion, kept).unwrap();
 
     // The repaired folder resumes; --generations does not rewrite the saved configuration.
     let saved = std::fs::read_to_string(run.join("config.json")).unwrap();
     resume(&config, &runs, &["--generations", "3"]).success();
     assert_eq!(std::fs::read_to_string(run.join("config.json")).unwrap(), saved);
-    assert!(run.join("champions/gen-0003.json").exists());
+    assert!(run.join("champions/step-0003.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -328,7 +331,7 @@ fn a_closed_pipe_does_not_stop_a_tuning_run() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(!err.contains("error"), "{err}");
-    assert!(runs.join("p/champions/gen-0003.json").exists());
+    assert!(runs.join("p/champions/step-0003.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

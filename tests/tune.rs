@@ -247,7 +247,7 @@ fn export_writes_a_loadable_weight_file() {
             "--out",
             out.to_str().unwrap(),
         ],
-        "no champion of generation 9",
+        "no champion of step 9",
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -338,7 +338,7 @@ fn a_run_killed_mid_generation_resumes_to_the_same_champions() {
     }
     // A kill in the middle of saving leaves a temporary file; the resume clears it away.
     if runs.join("tiny/champions").exists() {
-        std::fs::write(runs.join("tiny/champions/.gen-0002.json.tmp-1"), "{\"half").unwrap();
+        std::fs::write(runs.join("tiny/champions/.step-0002.json.tmp-1"), "{\"half").unwrap();
     }
     tune(&config, &runs, &["--resume"]);
     assert!(
@@ -778,7 +778,7 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(whole.join("g/stage-2/config.json")).unwrap()).unwrap();
     let base = saved["base_weights"].as_str().unwrap();
-    assert!(base.contains("stage-1/champions/gen-000"), "{base}");
+    assert!(base.contains("stage-1/champions/step-000"), "{base}");
     assert_eq!(saved["method"], "spsa");
     // `export` given the run's folder takes its latest stage.
     let out = dir.join("best.json");

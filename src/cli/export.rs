@@ -77,7 +77,7 @@ pub fn run(mut args: Args) -> Result<()> {
                         args.run.display()
                     )
                 })?
-                .generation
+                .step
         }
         (None, None, false) => last_champion(&args.run)
             .with_context(|| format!("{} holds no champion yet", args.run.display()))?,

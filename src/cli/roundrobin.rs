@@ -171,7 +171,9 @@ fn players<G: Game>(args: &Args) -> Result<(Vec<String>, Vec<G::Weights>)> {
     let mut players = Vec::new();
     for &g in &args.gens.0 {
         let path = existing_champion(&args.run, g)?;
-        names.push(format!("gen-{g:04}"));
+        // Named as its file is (`step-0030`, or `gen-0030` in a folder of format 1).
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        names.push(stem.to_string());
         players.push(G::load_weights(&path)?);
     }
     for k in 1..=args.random {

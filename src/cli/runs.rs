@@ -68,9 +68,9 @@ fn row(r: &RunSummary) -> [String; 8] {
         .best
         .as_ref()
         .map_or("-".to_string(), |v| match (v.elo, v.elo_low, v.elo_high) {
-            (Some(e), Some(lo), Some(hi)) => format!("{e:+.1} ({lo:+.1} to {hi:+.1}) at {}", v.generation),
-            (Some(e), _, _) => format!("{e:+.1} at {}", v.generation),
-            _ => format!("score {:.3} at {}", v.score, v.generation),
+            (Some(e), Some(lo), Some(hi)) => format!("{e:+.1} ({lo:+.1} to {hi:+.1}) at {}", v.step),
+            (Some(e), _, _) => format!("{e:+.1} at {}", v.step),
+            _ => format!("score {:.3} at {}", v.score, v.step),
         });
     let state = match r.state {
         qitune::tune::runs::RunState::Running => "running",

@@ -16,10 +16,10 @@ pub enum RunError {
         found: String,
         expected: &'static str,
     },
-    #[error("{} has no champion of generation {generation} ({} is missing)", dir.display(), path.display())]
+    #[error("{} has no champion of step {step} ({} is missing)", dir.display(), path.display())]
     NoChampion {
         dir: PathBuf,
-        generation: usize,
+        step: usize,
         path: PathBuf,
     },
     #[error("{}: {reason}", path.display())]

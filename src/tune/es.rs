@@ -83,7 +83,8 @@ pub struct EsState {
 /// One step (a row of steps.csv): the child's match and what became of it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EsRow {
-    pub generation: usize,
+    #[serde(alias = "generation")]
+    pub step: usize,
     pub games: usize,
     /// The match from the child's point of view.
     pub child_wins: usize,
@@ -100,7 +101,7 @@ pub struct EsRow {
 
 impl Row for EsRow {
     fn step(&self) -> usize {
-        self.generation
+        self.step
     }
 }
 
@@ -114,7 +115,7 @@ impl View for EsView {
     fn line(&self, r: &EsRow) -> String {
         format!(
             "step {:>4}: child +{} ={} -{} parent, {}  sigma {:.2}% of range  drift {:.2}%  {:.1} games/s",
-            r.generation,
+            r.step,
             r.child_wins,
             r.draws,
             r.parent_wins,
@@ -157,7 +158,6 @@ impl Method for OnePlusOne {
         unit: "step",
         csv: "steps.csv",
         columns: &[
-            "generation",
             "games",
             "child_wins",
             "draws",
@@ -257,7 +257,7 @@ impl Method for OnePlusOne {
         };
         let seconds = step.started.elapsed().as_secs_f64();
         let row = EsRow {
-            generation: step.number,
+            step: step.number,
             games: records.len(),
             child_wins: child.wins as usize,
             draws: child.draws as usize,

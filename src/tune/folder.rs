@@ -8,9 +8,57 @@ use std::path::{Path, PathBuf};
 
 /// A row of a run's CSV files: it belongs to one step.
 pub trait Row: Serialize + DeserializeOwned + Clone + std::fmt::Debug {
-    /// The step the row belongs to (its first column, `generation` in every method's files).
+    /// The step the row belongs to (its first column, named by the folder's [`Format`]).
     fn step(&self) -> usize;
 }
+
+/// How a run folder names its steps. Format 1 called every method's steps generations
+/// (champions `gen-NNNN.json`, a first column and a `state.json` key `generation`); format 2
+/// calls them steps (`step-NNNN.json`, `step`) except in the GA's own rows and champions,
+/// where a step is a generation. A folder keeps the format it was made in, so that a run
+/// resumed by a newer qitune goes on writing the files it began with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Format(u32);
+
+impl Format {
+    /// What new runs are made in.
+    pub const CURRENT: Format = Format(2);
+
+    /// The format numbered `n`, if this qitune reads it.
+    pub fn of(n: u32) -> Option<Format> {
+        (1..=Self::CURRENT.0).contains(&n).then_some(Format(n))
+    }
+
+    pub fn number(self) -> u32 {
+        self.0
+    }
+
+    /// What a step of a method whose steps are called `unit` is called in its files (the
+    /// first column, the champions' provenance).
+    pub fn step_word(self, unit: &'static str) -> &'static str {
+        if self.0 == 1 {
+            "generation"
+        } else {
+            unit
+        }
+    }
+
+    /// A CSV header: the step's column, then `columns`.
+    pub fn header(self, unit: &'static str, columns: &[&'static str]) -> Vec<&'static str> {
+        std::iter::once(self.step_word(unit))
+            .chain(columns.iter().copied())
+            .collect()
+    }
+
+    /// The champion file of step `step` in a run folder of this format.
+    pub fn champion_path(self, dir: &Path, step: usize) -> PathBuf {
+        let prefix = CHAMPION_PREFIXES[if self.0 == 1 { 1 } else { 0 }];
+        dir.join("champions").join(format!("{prefix}{step:04}.json"))
+    }
+}
+
+/// The champion files' name prefixes: format 2's, then format 1's.
+const CHAMPION_PREFIXES: [&str; 2] = ["step-", "gen-"];
 
 /// A JSON file of a run folder (`config.json`, `state.json`).
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, RunError> {
@@ -23,24 +71,17 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, RunError> {
 
 /// The file of the validations.
 pub const VALIDATION_CSV: &str = "validation.csv";
-pub const VALIDATION_COLUMNS: [&str; 10] = [
-    "generation",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "score",
-    "elo",
-    "elo_low",
-    "elo_high",
-    "los",
+/// Its columns after the step's (which the folder's format names: see [`Format::header`]).
+pub const VALIDATION_COLUMNS: [&str; 9] = [
+    "games", "wins", "draws", "losses", "score", "elo", "elo_low", "elo_high", "los",
 ];
 
-/// One validation (a row of validation.csv): the generation's champion against the anchor
-/// on held-out positions, from the champion's point of view.
+/// One validation (a row of validation.csv): the step's champion against the anchor on
+/// held-out positions, from the champion's point of view.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValidationRow {
-    pub generation: usize,
+    #[serde(alias = "generation")]
+    pub step: usize,
     pub games: u32,
     pub wins: u32,
     pub draws: u32,
@@ -56,7 +97,7 @@ pub struct ValidationRow {
 
 impl Row for ValidationRow {
     fn step(&self) -> usize {
-        self.generation
+        self.step
     }
 }
 
@@ -124,7 +165,7 @@ pub fn step_columns(path: &Path) -> Result<Vec<Column>, RunError> {
     Ok(columns)
 }
 
-/// A run folder's validations, in generation order (none when it validates nothing).
+/// A run folder's validations, in step order (none when it validates nothing).
 pub fn validations(dir: &Path) -> Result<Vec<ValidationRow>, RunError> {
     let path = dir.join(VALIDATION_CSV);
     if !path.exists() {
@@ -146,35 +187,33 @@ pub fn best_validation(rows: &[ValidationRow]) -> Option<&ValidationRow> {
         .reduce(|best, v| if key(v) >= key(best) { v } else { best })
 }
 
-/// The champion file of `generation` in a run folder.
-pub fn champion_path(dir: &Path, generation: usize) -> PathBuf {
-    dir.join("champions").join(format!("gen-{generation:04}.json"))
+/// The champion file of step `step` in a run folder of either format, if there is one.
+pub fn find_champion(dir: &Path, step: usize) -> Option<PathBuf> {
+    CHAMPION_PREFIXES
+        .iter()
+        .map(|prefix| dir.join("champions").join(format!("{prefix}{step:04}.json")))
+        .find(|path| path.exists())
 }
 
-/// The champion file of `generation` in a run folder, or why there is none.
-pub fn existing_champion(dir: &Path, generation: usize) -> Result<PathBuf, RunError> {
-    let path = champion_path(dir, generation);
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(RunError::NoChampion {
-            dir: dir.to_path_buf(),
-            generation,
-            path,
-        })
-    }
+/// The champion file of step `step` in a run folder, or why there is none.
+pub fn existing_champion(dir: &Path, step: usize) -> Result<PathBuf, RunError> {
+    find_champion(dir, step).ok_or_else(|| RunError::NoChampion {
+        dir: dir.to_path_buf(),
+        step,
+        path: Format::CURRENT.champion_path(dir, step),
+    })
 }
 
-/// The last generation with a champion file in a run folder.
+/// The last step with a champion file in a run folder.
 pub fn last_champion(dir: &Path) -> Option<usize> {
     std::fs::read_dir(dir.join("champions"))
         .ok()?
         .filter_map(|e| {
-            e.ok()?
-                .file_name()
-                .to_str()?
-                .strip_prefix("gen-")?
-                .strip_suffix(".json")?
+            let name = e.ok()?.file_name();
+            let name = name.to_str()?.strip_suffix(".json")?;
+            CHAMPION_PREFIXES
+                .iter()
+                .find_map(|prefix| name.strip_prefix(prefix))?
                 .parse()
                 .ok()
         })

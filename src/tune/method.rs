@@ -29,7 +29,8 @@ pub struct Info {
     pub keys: &'static [&'static str],
     /// What a step is called (`generation`, `step`).
     pub unit: &'static str,
-    /// The CSV file of its rows, and the rows' columns (a step number first).
+    /// The CSV file of its rows, and the rows' columns after the step's (which the run
+    /// folder's format names: [`super::folder::Format::header`]).
     pub csv: &'static str,
     pub columns: &'static [&'static str],
 }

@@ -8,7 +8,7 @@
 
 use super::config::{resolve, Config, ConfigError};
 use super::folder::{
-    champion_path, io, last_champion, read_json, read_rows, write_rows, Lock, RunError, ValidationRow,
+    io, last_champion, read_json, read_rows, write_rows, Format, Lock, RunError, ValidationRow,
     VALIDATION_COLUMNS, VALIDATION_CSV,
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
@@ -28,6 +28,16 @@ use std::time::Instant;
 #[derive(Serialize)]
 struct Saved<'a, S> {
     format: u32,
+    step: usize,
+    seed: u64,
+    #[serde(flatten)]
+    method: &'a S,
+}
+
+/// `state.json` of a folder of format 1, which called the steps done generations.
+#[derive(Serialize)]
+struct SavedV1<'a, S> {
+    format: u32,
     generation: usize,
     seed: u64,
     #[serde(flatten)]
@@ -38,7 +48,8 @@ struct Saved<'a, S> {
 #[derive(Deserialize)]
 struct Header {
     format: u32,
-    generation: usize,
+    #[serde(alias = "generation")]
+    step: usize,
     seed: u64,
     #[serde(flatten)]
     method: serde_json::Map<String, serde_json::Value>,
@@ -53,8 +64,10 @@ pub struct Run<G: Game, M: Method> {
     method: M,
     /// The game's own engine or an outside engine: the tuned parameters and the players.
     subject: Subject,
+    /// How the folder names its steps (what it was made in).
+    format: Format,
     /// The steps completed, and the method's state after them.
-    generation: usize,
+    done: usize,
     state: M::State,
     tuned: Vec<usize>,
     base: Params,
@@ -111,6 +124,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let building = runs_dir.join(format!(".{}.creating", config.name));
         let mut run = Run::load(
             building.clone(),
+            Format::CURRENT,
             config,
             subject,
             settings,
@@ -121,9 +135,9 @@ impl<G: Game, M: Method> Run<G, M> {
         run.method.create_files(&building)?;
         run.write_json("config.json", &run.config)?;
         run.save_state()?;
-        write_rows::<M::Row>(&run.dir.join(M::INFO.csv), M::INFO.columns, &[])?;
+        write_rows::<M::Row>(&run.dir.join(M::INFO.csv), &run.columns(), &[])?;
         if run.validator.is_some() {
-            write_rows::<ValidationRow>(&run.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &[])?;
+            write_rows::<ValidationRow>(&run.dir.join(VALIDATION_CSV), &run.validation_columns(), &[])?;
         }
         std::fs::rename(&building, &dir).map_err(io(&dir))?;
         run.lock = Some(Lock::take(&dir)?);
@@ -153,13 +167,20 @@ impl<G: Game, M: Method> Run<G, M> {
                 format!("it is a run of method {}", config.method),
             ));
         }
-        if header.format != 1 || header.seed != config.seed {
+        let Some(format) = Format::of(header.format) else {
             return Err(bad(
                 "state.json",
                 format!(
-                    "format {} and seed {} do not belong to this run",
-                    header.format, header.seed
+                    "its format is {}; this qitune reads formats 1 to {}",
+                    header.format,
+                    Format::CURRENT.number()
                 ),
+            ));
+        };
+        if header.seed != config.seed {
+            return Err(bad(
+                "state.json",
+                format!("its seed {} is not the run's ({})", header.seed, config.seed),
             ));
         }
         let settings =
@@ -171,13 +192,14 @@ impl<G: Game, M: Method> Run<G, M> {
                 path: dir.join("state.json"),
                 source,
             })?;
-        let done = header.generation;
+        let done = header.step;
         let subject = Subject::of::<G>(&config).map_err(|e| bad("config.json", e.to_string()))?;
         subject.check_engine()?;
         // Held before anything is written: two processes must not run one folder.
         let lock = Lock::take(dir)?;
         let mut run = Run::load(
             dir.to_path_buf(),
+            format,
             config,
             subject,
             settings,
@@ -202,6 +224,7 @@ impl<G: Game, M: Method> Run<G, M> {
     /// and state `state` gives from its setup: a new run's start, or a saved state checked.
     fn load(
         dir: PathBuf,
+        format: Format,
         config: Config,
         subject: Subject,
         settings: M::Settings,
@@ -232,13 +255,14 @@ impl<G: Game, M: Method> Run<G, M> {
         let target = config.generations;
         let setup = setup::<G>(&config, &subject, &tuned, &base, target);
         let method = M::new(settings, &setup)?;
-        let (generation, state) = state(&method, &setup)?;
+        let (done, state) = state(&method, &setup)?;
         Ok(Run {
             dir,
             config,
             method,
             subject,
-            generation,
+            format,
+            done,
             state,
             tuned,
             base,
@@ -282,7 +306,7 @@ impl<G: Game, M: Method> Run<G, M> {
     /// The games this session still plays: every step's and every validation's due.
     pub fn session_games(&self) -> usize {
         let validation = self.config.validation.as_ref().map_or(0, |v| v.games);
-        (self.generation + 1..=self.target)
+        (self.done + 1..=self.target)
             .map(|g| self.games_per_step() + if self.validates(g) { validation } else { 0 })
             .sum()
     }
@@ -304,7 +328,7 @@ impl<G: Game, M: Method> Run<G, M> {
     /// file, never a silent continuation. Earlier champions may have been thinned out of an
     /// archived folder: the run needs none of them.
     fn check_folder(&self) -> Result<(), RunError> {
-        let done = self.generation;
+        let done = self.done;
         let stale = |path: PathBuf, reason: String| Err(RunError::State { path, reason });
         let path = self.champion_path(done);
         if done > 0 && !path.exists() {
@@ -321,14 +345,14 @@ impl<G: Game, M: Method> Run<G, M> {
                 ),
             );
         }
-        let rows: Vec<M::Row> = self.checked_rows(M::INFO.csv, M::INFO.columns, done, true)?;
-        write_rows(&self.dir.join(M::INFO.csv), M::INFO.columns, &rows)?;
+        let rows: Vec<M::Row> = self.checked_rows(M::INFO.csv, &self.columns(), done, true)?;
+        write_rows(&self.dir.join(M::INFO.csv), &self.columns(), &rows)?;
         self.method.check_files(&self.dir, done)?;
         if self.validator.is_some() {
             // Validations fall on some steps only; none may lie ahead of the state.
             let rows: Vec<ValidationRow> =
-                self.checked_rows(VALIDATION_CSV, &VALIDATION_COLUMNS, done, false)?;
-            write_rows(&self.dir.join(VALIDATION_CSV), &VALIDATION_COLUMNS, &rows)?;
+                self.checked_rows(VALIDATION_CSV, &self.validation_columns(), done, false)?;
+            write_rows(&self.dir.join(VALIDATION_CSV), &self.validation_columns(), &rows)?;
         }
         Ok(())
     }
@@ -352,18 +376,18 @@ impl<G: Game, M: Method> Run<G, M> {
             });
         }
         let mut rows: Vec<T> = read_rows(&path)?;
-        let generations: Vec<usize> = rows.iter().map(|r| r.step()).collect();
-        if generations.windows(2).any(|w| w[0] >= w[1]) || generations.last().is_some_and(|&g| g > done + 1) {
+        let steps: Vec<usize> = rows.iter().map(|r| r.step()).collect();
+        if steps.windows(2).any(|w| w[0] >= w[1]) || steps.last().is_some_and(|&g| g > done + 1) {
             return Err(RunError::State {
                 path,
-                reason: format!("its generations {generations:?} do not fit state.json's {done}"),
+                reason: format!("its steps {steps:?} do not fit state.json's {done}"),
             });
         }
         rows.retain(|r| r.step() <= done);
         if every && rows.len() != done {
             return Err(RunError::State {
                 path,
-                reason: format!("it has {} rows for the {done} completed generations", rows.len()),
+                reason: format!("it has {} rows for the {done} completed steps", rows.len()),
             });
         }
         Ok(rows)
@@ -371,7 +395,7 @@ impl<G: Game, M: Method> Run<G, M> {
 
     /// Steps completed so far.
     pub fn done(&self) -> usize {
-        self.generation
+        self.done
     }
 
     /// Games a step plays.
@@ -442,8 +466,8 @@ impl<G: Game, M: Method> Run<G, M> {
         threads: usize,
         observers: &mut [&mut dyn Observe<M::Row>],
     ) -> Result<usize, RunError> {
-        let (view, mut faults, first) = (self.method.view(), 0, self.generation);
-        while self.generation < self.target {
+        let (view, mut faults, first) = (self.method.view(), 0, self.done);
+        while self.done < self.target {
             let report = {
                 let watching: Vec<&dyn Observe<M::Row>> = observers.iter().map(|o| &**o).collect();
                 self.step(threads, |event| watching.iter().for_each(|o| o.progress(event)))?
@@ -451,8 +475,8 @@ impl<G: Game, M: Method> Run<G, M> {
             faults += report.faults.games;
             let mut stepped = Stepped {
                 dir: &self.dir,
-                done: self.generation,
-                first: self.generation == first + 1,
+                done: self.done,
+                first: self.done == first + 1,
                 lines: step_lines(
                     view.line(&report.stats),
                     report.validation.as_ref(),
@@ -475,7 +499,7 @@ impl<G: Game, M: Method> Run<G, M> {
         observe: impl Fn(Progress) + Sync,
     ) -> Result<StepReport<M::Row>, RunError> {
         let done = || observe(Progress::Game);
-        let number = self.generation + 1;
+        let number = self.done + 1;
         let runner = self.runner(threads)?;
         let environment = self.environment_index(number);
         let budget = self.config.environments[environment].budget();
@@ -505,16 +529,18 @@ impl<G: Game, M: Method> Run<G, M> {
         // Saved in an order that a crash at any moment leaves consistent: the champion file
         // and the CSV rows first, the state (atomically) last.
         let path = self.champion_path(number);
+        let mut provenance = outcome.provenance;
+        provenance[self.format.step_word(M::INFO.unit)] = number.into();
         outcome
             .champion
-            .to_weight_file(G::NAME, outcome.provenance)
+            .to_weight_file(G::NAME, provenance)
             .write(&path)
             .map_err(io(&path))?;
-        self.append_row(M::INFO.csv, M::INFO.columns, &outcome.row)?;
+        self.append_row(M::INFO.csv, &self.columns(), &outcome.row)?;
         if let Some(v) = &validation {
-            self.append_row(VALIDATION_CSV, &VALIDATION_COLUMNS, v)?;
+            self.append_row(VALIDATION_CSV, &self.validation_columns(), v)?;
         }
-        self.generation = number;
+        self.done = number;
         self.state = outcome.state;
         self.save_state()?;
         Ok(StepReport {
@@ -568,7 +594,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let elo = wdl.elo();
         let error = wdl.elo_error();
         Ok(Some(ValidationRow {
-            generation,
+            step: generation,
             games: wdl.games(),
             wins: wdl.wins,
             draws: wdl.draws,
@@ -591,18 +617,44 @@ impl<G: Game, M: Method> Run<G, M> {
     }
 
     /// The champion file of a step.
-    pub fn champion_path(&self, generation: usize) -> PathBuf {
-        champion_path(&self.dir, generation)
+    pub fn champion_path(&self, step: usize) -> PathBuf {
+        self.format.champion_path(&self.dir, step)
+    }
+
+    /// The header of the method's CSV file.
+    fn columns(&self) -> Vec<&'static str> {
+        self.format.header(M::INFO.unit, M::INFO.columns)
+    }
+
+    /// The header of validation.csv.
+    fn validation_columns(&self) -> Vec<&'static str> {
+        self.format.header("step", &VALIDATION_COLUMNS)
     }
 
     fn save_state(&self) -> Result<(), RunError> {
-        let saved = Saved {
-            format: 1,
-            generation: self.generation,
-            seed: self.config.seed,
-            method: &self.state,
-        };
-        self.write_json("state.json", &saved)
+        let (format, step, seed, method) = (self.format.number(), self.done, self.config.seed, &self.state);
+        if self.format == Format::CURRENT {
+            self.write_json(
+                "state.json",
+                &Saved {
+                    format,
+                    step,
+                    seed,
+                    method,
+                },
+            )
+        } else {
+            let generation = step;
+            self.write_json(
+                "state.json",
+                &SavedV1 {
+                    format,
+                    generation,
+                    seed,
+                    method,
+                },
+            )
+        }
     }
 
     fn write_json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), RunError> {

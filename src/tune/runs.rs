@@ -53,7 +53,7 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
     let curve = rows
         .iter()
         .map(|v| {
-            let g = v.generation;
+            let g = v.step;
             (
                 v.clone(),
                 games_before + sum_through(&games, g),

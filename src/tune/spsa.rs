@@ -191,7 +191,8 @@ pub struct SpsaSettings {
 /// One SPSA step (a row of steps.csv).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpsaRow {
-    pub generation: usize,
+    #[serde(alias = "generation")]
+    pub step: usize,
     /// Iterations so far.
     pub iterations: u64,
     pub games: usize,
@@ -210,7 +211,7 @@ pub struct SpsaRow {
 
 impl Row for SpsaRow {
     fn step(&self) -> usize {
-        self.generation
+        self.step
     }
 }
 
@@ -224,7 +225,7 @@ impl View for SpsaView {
     fn line(&self, r: &SpsaRow) -> String {
         format!(
             "step {:>4}: {} iterations  plus +{} ={} -{} minus  c {:.2}% of range  drift {:.2}%  {:.1} games/s",
-            r.generation,
+            r.step,
             r.iterations,
             r.plus_wins,
             r.draws,
@@ -276,7 +277,6 @@ impl Method for Spsa {
         unit: "step",
         csv: "steps.csv",
         columns: &[
-            "generation",
             "iterations",
             "games",
             "plus_wins",
@@ -386,7 +386,7 @@ impl Method for Spsa {
             .sum::<f64>()
             / setup.tuned.len().max(1) as f64;
         let row = SpsaRow {
-            generation: step.number,
+            step: step.number,
             iterations: first - 1 + self.config.iterations as u64,
             games: records.len(),
             plus_wins: plus.wins as usize,

@@ -263,7 +263,7 @@ fn validated(config: Config, base_dir: &Path) -> Result<Config, ConfigError> {
 pub fn stage_start(dir: &Path) -> Result<(usize, PathBuf), RunError> {
     let rows = validations(dir)?;
     let generation = match best_validation(&rows) {
-        Some(best) => best.generation,
+        Some(best) => best.step,
         None => last_champion(dir).ok_or_else(|| RunError::State {
             path: dir.join("state.json"),
             reason: "the stage has no champion to start the next one from".to_string(),

@@ -105,11 +105,12 @@ pub(crate) fn check(setup: &Setup, theta: &[f64]) -> Result<(), String> {
     Ok(())
 }
 
-/// What a champion file of a method that keeps tuned values says of where it came from.
-pub fn provenance(setup: &Setup, method: &str, generation: usize, games: usize) -> serde_json::Value {
+/// What a champion file of a method that keeps tuned values says of where it came from
+/// (the run adds the step's number), after `steps` steps of `games` games each.
+pub fn provenance(setup: &Setup, method: &str, steps: usize, games: usize) -> serde_json::Value {
     serde_json::json!({
-        "run": setup.run, "method": method, "generation": generation,
-        "games": games * generation,
+        "run": setup.run, "method": method,
+        "games": games * steps,
         "base": setup.base_name,
         "tuned": setup.tuned.iter().map(|&i| &setup.specs[i].name).collect::<Vec<_>>(),
     })

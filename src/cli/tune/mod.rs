@@ -259,7 +259,7 @@ fn summary(dir: &Path, config: &Config, unit: &str, target: usize, done_all: boo
     if let Some(best) = best_validation(&validations) {
         lines.push(format!(
             "best validated: {unit} {} ({}); export it with: {} export --run {} --best --out FILE",
-            best.generation,
+            best.step,
             validation_text(best),
             super::me(),
             dir.display()
@@ -287,7 +287,7 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
     };
     let budget = validation
         .and_then(|c| c.nodes)
-        .map_or_else(|| config.environment(v.generation).budget(), Budget::Nodes);
+        .map_or_else(|| config.environment(v.step).budget(), Budget::Nodes);
     let against = format!("{anchor} on {} held-out games at {budget}", v.games);
     let result = match (v.elo, v.elo_low, v.elo_high) {
         (Some(e), Some(lo), Some(hi)) if lo > 0.0 => {
@@ -324,7 +324,7 @@ fn gain_line(v: &ValidationRow, config: &Config) -> String {
         "result: {} {} {}: {result}",
         config.name,
         qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit),
-        v.generation
+        v.step
     )
 }
 

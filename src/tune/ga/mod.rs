@@ -407,7 +407,7 @@ impl Ga {
                 .map(|k| all.iter().map(|v| v[k]).sum::<f64>() / all.len() as f64)
                 .collect()
         };
-        let mut provenance = self.provenance(setup, step.number, pending.tally.games);
+        let mut provenance = self.provenance(setup, pending.tally.games);
         provenance["fitness"] = fitness[best].into();
         provenance["record"] = serde_json::json!(survival.carry.then_some(carried[best]));
         provenance["group"] = serde_json::json!(survivors.iter().position(|&c| c == best));
@@ -431,12 +431,12 @@ impl Ga {
         }
     }
 
-    /// What every champion's provenance says: the run, the generation, its games and what
-    /// was evolved from what. The newer options are named only when used, so that the
+    /// What every champion's provenance says (the run adds the generation's number): the
+    /// run, its games and what was evolved from what. The newer options are named only when used, so that the
     /// paper's files stay as they were.
-    fn provenance(&self, setup: &Setup, generation: usize, games: usize) -> serde_json::Value {
+    fn provenance(&self, setup: &Setup, games: usize) -> serde_json::Value {
         let mut provenance = serde_json::json!({
-            "run": setup.run, "generation": generation, "games": games, "base": setup.base_name,
+            "run": setup.run, "games": games, "base": setup.base_name,
             "evolved": self.layout.evolved().iter().map(|&i| &setup.specs[i].name).collect::<Vec<_>>(),
         });
         let s = &self.settings;
@@ -489,7 +489,7 @@ impl Ga {
             bounds: &bounds,
         }
         .diversity(individuals);
-        let mut provenance = self.provenance(setup, generation, tally.games);
+        let mut provenance = self.provenance(setup, tally.games);
         provenance["step"] = step_now.into();
         Done {
             // No child is a crossover of two parents: its pc is 0.

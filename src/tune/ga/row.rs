@@ -74,9 +74,8 @@ impl View for GaView {
     }
 }
 
-/// The columns of `generations.csv`.
+/// The columns of `generations.csv` after the generation's.
 pub const COLUMNS: &[&str] = &[
-    "generation",
     "fitness_max",
     "fitness_mean",
     "fitness_min",

@@ -29,7 +29,8 @@ pub struct TexelSettings {
 /// One step of fitting on positions (a row of steps.csv).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TexelRow {
-    pub generation: usize,
+    #[serde(alias = "generation")]
+    pub step: usize,
     /// Self-play games of this step.
     pub games: usize,
     /// Positions the fit used and held out.
@@ -50,7 +51,7 @@ pub struct TexelRow {
 
 impl Row for TexelRow {
     fn step(&self) -> usize {
-        self.generation
+        self.step
     }
 }
 
@@ -64,7 +65,7 @@ impl View for TexelView {
     fn line(&self, r: &TexelRow) -> String {
         format!(
             "step {:>4}: {} games, {} positions (+{} held out)  K {:.5}  loss {:.5} -> {:.5}  held-out {:.5} -> {:.5} (epoch {})  drift {:.2}%  {:.0} s",
-            r.generation,
+            r.step,
             r.games,
             r.positions,
             r.held_out_positions,
@@ -101,8 +102,8 @@ impl Texel {
 }
 
 /// The data file of a step's games.
-fn data_path(dir: &Path, generation: usize) -> PathBuf {
-    dir.join("data").join(format!("step-{generation:04}.txt"))
+fn data_path(dir: &Path, step: usize) -> PathBuf {
+    dir.join("data").join(format!("step-{step:04}.txt"))
 }
 
 fn method_error(e: TexelError) -> RunError {
@@ -122,7 +123,6 @@ impl Method for Texel {
         unit: "step",
         csv: "steps.csv",
         columns: &[
-            "generation",
             "games",
             "positions",
             "held_out_positions",
@@ -231,14 +231,14 @@ impl Method for Texel {
         step: &Step,
         setup: &Setup,
     ) -> Result<Tell<Texel>, RunError> {
-        let generation = step.number;
-        let data = data_path(step.dir, generation);
+        let number = step.number;
+        let data = data_path(step.dir, number);
         crate::fsutil::write_atomic(&data, fit::data_text::<G>(&records).as_bytes()).map_err(io(&data))?;
-        let first = generation
-            .saturating_sub(self.config.window.unwrap_or(generation) - 1)
+        let first = number
+            .saturating_sub(self.config.window.unwrap_or(number) - 1)
             .max(1);
         let mut games = Vec::new();
-        for g in first..=generation {
+        for g in first..=number {
             let read = fit::read_data::<G>(&data_path(step.dir, g)).map_err(method_error)?;
             games.extend(
                 read.into_iter()
@@ -268,7 +268,7 @@ impl Method for Texel {
             .install(|| fit::fit(&fit_on, &held_out, &state.theta, &anchor, &specs, &self.config));
         let seconds = step.started.elapsed().as_secs_f64();
         let row = TexelRow {
-            generation,
+            step: number,
             games: records.len(),
             positions: fit_on.len(),
             held_out_positions: held_out.len(),
@@ -285,7 +285,7 @@ impl Method for Texel {
         Ok(Tell::Done(Done {
             row,
             champion: theta::params(setup, &fit.theta),
-            provenance: theta::provenance(setup, Self::INFO.name, generation, records.len()),
+            provenance: theta::provenance(setup, Self::INFO.name, number, records.len()),
             state: ThetaState::new(fit.theta),
         }))
     }
