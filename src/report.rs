@@ -260,8 +260,11 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         Some(path) => Params::load(Path::new(path), &config.game, &specs, retired)?,
         None => Params::defaults(&specs),
     };
-    let evolved = config
-        .evolved(&specs)
+    // What the run tunes, as its last champion names it (the patterns may name more today).
+    let named = run::last_champion(dir)
+        .and_then(|step| run::find_champion(dir, step))
+        .and_then(|path| run::tuned_names(&path));
+    let evolved = Config::chosen(named.as_deref().unwrap_or(&config.evolve), &specs)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let method = crate::tune::methods::info(&config.method)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;

@@ -131,6 +131,31 @@ fn a_run_folder_out_of_step_with_its_state_is_refused_on_resume() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A run goes on tuning the parameters it began with when its `evolve` patterns name more
+/// today (a game gains parameters between a run's sessions): its champions name them.
+#[test]
+fn a_run_resumes_with_the_parameters_it_began_with() {
+    let dir = scratch("patterns");
+    let (config, runs) = small_run(&dir);
+    let run = runs.join("small");
+    // "c*" names the cannon, as the run began, and today many more (cannon_eg, ...).
+    for path in [config.clone(), run.join("config.json")] {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let widened = text.replace(r#""cannon""#, r#""c*""#);
+        assert_ne!(text, widened, "{}", path.display());
+        std::fs::write(&path, widened).unwrap();
+    }
+    resume(&config, &runs, &["--generations", "3"]).success();
+    let champion: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("champions/step-0003.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        champion["provenance"]["evolved"],
+        serde_json::json!(["rook", "cannon"])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A GA run of four players evolving the rook, `generations` long at `nodes` a move, written
 /// as `dir/NAME.json`.
 fn tiny_config(dir: &Path, name: &str, generations: usize, nodes: u64) -> PathBuf {

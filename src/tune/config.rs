@@ -236,13 +236,18 @@ impl Config {
 
     /// The spec indices of the evolved parameters, in spec order, without repeats.
     pub fn evolved(&self, specs: &[Spec]) -> Result<Vec<usize>, ConfigError> {
-        if self.evolve.is_empty() {
+        Config::chosen(&self.evolve, specs)
+    }
+
+    /// The spec indices that `evolve` patterns name, in spec order, without repeats.
+    pub fn chosen(evolve: &[String], specs: &[Spec]) -> Result<Vec<usize>, ConfigError> {
+        if evolve.is_empty() {
             return Err(ConfigError::Invalid(
                 "evolve names no parameter: list some, or \"all\"".to_string(),
             ));
         }
         let mut chosen = vec![false; specs.len()];
-        for pattern in &self.evolve {
+        for pattern in evolve {
             let matches: Vec<usize> = if pattern == "all" {
                 // Every evaluation parameter: the search's knobs only when named.
                 (0..specs.len())

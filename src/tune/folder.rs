@@ -220,6 +220,22 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
         .max()
 }
 
+/// The parameters a run tunes, as its champion file at `path` names them: a run goes on
+/// tuning the ones it began with, while its `evolve` patterns (`all`, `pst_*`) name whatever
+/// the game has today, which may be more. `None` when there is no champion yet, or it is of
+/// a run that did not record them.
+pub fn tuned_names(path: &Path) -> Option<Vec<String>> {
+    let file = crate::params::WeightFile::read(path).ok()?;
+    ["tuned", "evolved"].iter().find_map(|key| {
+        file.provenance
+            .get(key)?
+            .as_array()?
+            .iter()
+            .map(|name| name.as_str().map(str::to_string))
+            .collect()
+    })
+}
+
 /// The file that marks a run folder as in use by a live process: its process id.
 pub const LOCK: &str = "run.lock";
 

@@ -8,7 +8,7 @@
 
 use super::config::{resolve, Config, ConfigError};
 use super::folder::{
-    io, last_champion, read_json, read_rows, write_rows, Format, Lock, RunError, ValidationRow,
+    io, last_champion, read_json, read_rows, tuned_names, write_rows, Format, Lock, RunError, ValidationRow,
     VALIDATION_COLUMNS, VALIDATION_CSV,
 };
 use super::method::{Batch, Method, Row, Setup, Step, Tell};
@@ -125,6 +125,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let mut run = Run::load(
             building.clone(),
             Format::CURRENT,
+            None,
             config,
             subject,
             settings,
@@ -200,6 +201,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let mut run = Run::load(
             dir.to_path_buf(),
             format,
+            tuned_names(&format.champion_path(dir, done)),
             config,
             subject,
             settings,
@@ -222,16 +224,19 @@ impl<G: Game, M: Method> Run<G, M> {
 
     /// Loads everything `config` names (its paths resolved) and the method, whose steps done
     /// and state `state` gives from its setup: a new run's start, or a saved state checked.
+    /// `tuned` names the tuned parameters where a resumed run's champion does
+    /// ([`tuned_names`]); else the configuration's patterns choose them.
     fn load(
         dir: PathBuf,
         format: Format,
+        tuned: Option<Vec<String>>,
         config: Config,
         subject: Subject,
         settings: M::Settings,
         state: impl FnOnce(&M, &Setup) -> Result<(usize, M::State), RunError>,
     ) -> Result<Self, RunError> {
         let (specs, retired) = (subject.specs().clone(), super::subject::retired(&config));
-        let tuned = config.evolved(&specs)?;
+        let tuned = Config::chosen(tuned.as_deref().unwrap_or(&config.evolve), &specs)?;
         let base = match &config.base_weights {
             Some(path) => Params::load(Path::new(path), G::NAME, &specs, retired)?,
             None => Params::defaults(&specs),
