@@ -29,6 +29,7 @@ impl Format {
         (1..=Self::CURRENT.0).contains(&n).then_some(Format(n))
     }
 
+    /// Its number in `state.json`.
     pub fn number(self) -> u32 {
         self.0
     }
