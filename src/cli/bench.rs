@@ -45,6 +45,13 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
     });
     eprintln!("{:.3} s", result.elapsed.as_secs_f64());
+    let c = result.cutoffs;
+    eprintln!(
+        "{} cut nodes in the main search, {:.1}% by the first move searched, the cutting move's mean place {:.2}",
+        c.nodes,
+        100.0 * c.first_share(),
+        c.mean_place()
+    );
     println!("bench: {} nodes {} nps", result.nodes, result.nps());
     Ok(())
 }

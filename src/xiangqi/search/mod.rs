@@ -22,6 +22,7 @@
 //! allocates per node, and depth- or node-limited searches are deterministic.
 
 mod correction;
+mod cutoffs;
 mod evalcache;
 mod evaluate;
 mod frame;
@@ -37,6 +38,7 @@ mod quiesce;
 mod reduce;
 
 pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
+pub use cutoffs::Cutoffs;
 pub use iterate::{Info, SearchResult};
 pub use limits::{Limits, Signals};
 
@@ -77,6 +79,8 @@ pub struct Searcher {
     /// Repetitions are not looked for across a null move.
     null_floor: usize,
     nodes: u64,
+    /// The current search's cut nodes, by the place of the move that cut (a diagnostic).
+    cutoffs: Cutoffs,
     node_limit: u64,
     aborted: bool,
     clock: Option<TimeManager>,
@@ -113,6 +117,7 @@ impl Searcher {
             path: Vec::with_capacity(256 + MAX_PLY),
             null_floor: 0,
             nodes: 0,
+            cutoffs: Cutoffs::default(),
             node_limit: u64::MAX,
             aborted: false,
             clock: None,
@@ -124,6 +129,11 @@ impl Searcher {
             lazy_margin,
             evals: EvalCache::new(),
         }
+    }
+
+    /// The last search's cut nodes, by the place of the move that cut them.
+    pub fn cutoffs(&self) -> Cutoffs {
+        self.cutoffs
     }
 
     pub fn weights(&self) -> &Weights {

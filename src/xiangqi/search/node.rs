@@ -221,6 +221,7 @@ impl Searcher {
                 }
             }
             if raised == Raised::Cut {
+                self.cutoffs.record(best.searched);
                 if quiet && !N::ROOT {
                     self.reward_quiet(board, mv, at.depth, ply, pick.tried, picker.earlier());
                 }
