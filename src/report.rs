@@ -261,9 +261,7 @@ fn read(dir: &Path) -> Result<RunData, ReportError> {
         None => Params::defaults(&specs),
     };
     // What the run tunes, as its last champion names it (the patterns may name more today).
-    let named = run::last_champion(dir)
-        .and_then(|step| run::find_champion(dir, step))
-        .and_then(|path| run::tuned_names(&path));
+    let named = run::tuned_names(dir);
     let evolved = Config::chosen(named.as_deref().unwrap_or(&config.evolve), &specs)
         .map_err(|e| not_a_run(format!("{}: {e}", config_path.display())))?;
     let method = crate::tune::methods::info(&config.method)

@@ -53,13 +53,13 @@ impl Format {
 
     /// The champion file of step `step` in a run folder of this format.
     pub fn champion_path(self, dir: &Path, step: usize) -> PathBuf {
-        let prefix = CHAMPION_PREFIXES[if self.0 == 1 { 1 } else { 0 }];
+        let prefix = if self.0 == 1 { "gen-" } else { "step-" };
         dir.join("champions").join(format!("{prefix}{step:04}.json"))
     }
 }
 
-/// The champion files' name prefixes: format 2's, then format 1's.
-const CHAMPION_PREFIXES: [&str; 2] = ["step-", "gen-"];
+/// The formats whose champion files a folder may hold, the current first.
+const CHAMPION_FORMATS: [Format; 2] = [Format::CURRENT, Format(1)];
 
 /// A JSON file of a run folder (`config.json`, `state.json`).
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, RunError> {
@@ -190,9 +190,9 @@ pub fn best_validation(rows: &[ValidationRow]) -> Option<&ValidationRow> {
 
 /// The champion file of step `step` in a run folder of either format, if there is one.
 pub fn find_champion(dir: &Path, step: usize) -> Option<PathBuf> {
-    CHAMPION_PREFIXES
+    CHAMPION_FORMATS
         .iter()
-        .map(|prefix| dir.join("champions").join(format!("{prefix}{step:04}.json")))
+        .map(|format| format.champion_path(dir, step))
         .find(|path| path.exists())
 }
 
@@ -212,7 +212,7 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
         .filter_map(|e| {
             let name = e.ok()?.file_name();
             let name = name.to_str()?.strip_suffix(".json")?;
-            CHAMPION_PREFIXES
+            ["step-", "gen-"]
                 .iter()
                 .find_map(|prefix| name.strip_prefix(prefix))?
                 .parse()
@@ -221,12 +221,13 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
         .max()
 }
 
-/// The parameters a run tunes, as its champion file at `path` names them: a run goes on
+/// The parameters the run in `dir` tunes, as its last champion names them: a run goes on
 /// tuning the ones it began with, while its `evolve` patterns (`all`, `pst_*`) name whatever
 /// the game has today, which may be more. `None` when there is no champion yet, or it is of
 /// a run that did not record them.
-pub fn tuned_names(path: &Path) -> Option<Vec<String>> {
-    let file = crate::params::WeightFile::read(path).ok()?;
+pub fn tuned_names(dir: &Path) -> Option<Vec<String>> {
+    let path = find_champion(dir, last_champion(dir)?)?;
+    let file = crate::params::WeightFile::read(&path).ok()?;
     ["tuned", "evolved"].iter().find_map(|key| {
         file.provenance
             .get(key)?

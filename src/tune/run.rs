@@ -201,7 +201,7 @@ impl<G: Game, M: Method> Run<G, M> {
         let mut run = Run::load(
             dir.to_path_buf(),
             format,
-            tuned_names(&format.champion_path(dir, done)),
+            tuned_names(dir),
             config,
             subject,
             settings,
