@@ -116,11 +116,31 @@ impl Spec {
 pub struct Retired {
     pub name: &'static str,
     pub value: i32,
+    /// A value also accepted, and played as `value`: the old default of a switch that fixed
+    /// a defect, which files wrote without choosing it.
+    pub superseded: Option<i32>,
 }
 
 impl Retired {
     pub const fn new(name: &'static str, value: i32) -> Retired {
-        Retired { name, value }
+        Retired {
+            name,
+            value,
+            superseded: None,
+        }
+    }
+
+    /// A switch whose `value` fixed a defect that `old`, its default until then, kept.
+    pub const fn fixed(name: &'static str, old: i32, value: i32) -> Retired {
+        Retired {
+            name,
+            value,
+            superseded: Some(old),
+        }
+    }
+
+    fn accepts(&self, v: i64) -> bool {
+        v == i64::from(self.value) || self.superseded.is_some_and(|old| v == i64::from(old))
     }
 }
 
@@ -376,7 +396,7 @@ impl Params {
                 found: value.to_string(),
             })?;
             if let Some(r) = retired.iter().find(|r| r.name == name) {
-                if v != i64::from(r.value) {
+                if !r.accepts(v) {
                     return Err(WeightFileError::Retired {
                         name: name.clone(),
                         value: v,
@@ -531,7 +551,8 @@ mod tests {
         let parse = |json: &str| -> Result<Params, WeightFileError> {
             let f: WeightFile =
                 serde_json::from_str(json).map_err(|e| WeightFileError::Json(e.to_string()))?;
-            Params::from_weight_file(&f, "xiangqi", &specs(), &[Retired::new("queen", 0)])
+            let retired = [Retired::new("queen", 0), Retired::fixed("old_switch", 0, 1)];
+            Params::from_weight_file(&f, "xiangqi", &specs(), &retired)
         };
         let ok = parse(r#"{"game":"xiangqi","format":1,"params":{"rook":900}}"#).unwrap();
         assert_eq!(ok.get("rook"), Some(900));
@@ -545,6 +566,15 @@ mod tests {
             parse(r#"{"game":"xiangqi","format":1,"params":{"queen":0,"rook":900}}"#).unwrap(),
             ok
         );
+        // A fixed defect's switch loads at its old default too, and plays the fix.
+        for v in [0, 1] {
+            let file = format!(r#"{{"game":"xiangqi","format":1,"params":{{"old_switch":{v},"rook":900}}}}"#);
+            assert_eq!(parse(&file).unwrap(), ok);
+        }
+        assert!(matches!(
+            parse(r#"{"game":"xiangqi","format":1,"params":{"old_switch":2}}"#),
+            Err(WeightFileError::Retired { kept: 1, .. })
+        ));
         assert_eq!(
             parse(r#"{"game":"xiangqi","format":1,"params":{"queen":9}}"#),
             Err(WeightFileError::Retired {

@@ -146,19 +146,6 @@ fn search_knobs_keep_mates_exact() {
     }
 }
 
-/// With `search_qs_last_move`, quiescence orders evasions by the move that led to them: a
-/// rare case (the bench tree at depth 8 differs, one position's at depth 9 does not), and the
-/// mates stay exact.
-#[test]
-fn quiescence_last_move_changes_the_tree_and_keeps_mates() {
-    let nodes = |w: &Weights| qitune::xiangqi::bench::run(w, 8, |_, _| {}).nodes;
-    let knob = || with_knobs(&[("search_qs_last_move", 1)]);
-    assert_ne!(nodes(&knob()), nodes(&Weights::default()));
-    for (fen, moves) in KNOB_MATES {
-        check_mate_with(knob(), fen, moves);
-    }
-}
-
 /// With the mating-force knobs, an edge the leading side cannot convert scores toward a
 /// draw; an edge it can convert scores as before, and mates stay exact.
 #[test]

@@ -586,7 +586,6 @@ mod tests {
                 "search_lmp_percent",
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
-                "search_qs_last_move",
                 "time_moves_left"
             ]
         );

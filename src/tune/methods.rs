@@ -155,7 +155,7 @@ mod tests {
         // and breeding would look for a ninth value forever.
         assert!(bad(
             r#""evolve":["rook"]"#,
-            r#""evolve":["search_qs_last_move"],"genes":"real","unique":true"#
+            r#""evolve":["search_exact_check_prune"],"genes":"real","unique":true"#
         )
         .contains(
             "unique: the evolved parameters take only 2 different values together, fewer than population = 8"

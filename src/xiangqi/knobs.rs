@@ -62,8 +62,6 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has no rook, horse, cannon or pawn short of the last rank (64: all)";
     scale_lone_attacker: i32 = 16, 0..=64, 7, "search_scale_lone_attacker",
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
-    qs_last_move: bool = 0, 0..=1, 1, "search_qs_last_move",
-        "search: 1 has quiescence record the move that led to each of its nodes, by which it orders evasions (0: the main search's move last made at that ply)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -71,7 +69,7 @@ knobs! {
 }
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
-pub(super) const RETIRED: [Retired; 20] = [
+pub(super) const RETIRED: [Retired; 21] = [
     Retired::new("search_correction_pieces", 0),
     Retired::new("search_lmr_tt_capture", 0),
     Retired::new("search_check_extension_safe", 0),
@@ -92,6 +90,8 @@ pub(super) const RETIRED: [Retired; 20] = [
     Retired::new("search_see_capture_margin", 0),
     Retired::new("search_lmp_checks", 0),
     Retired::new("time_stability", 0),
+    // Every file written while the defect was the default says 0.
+    Retired::fixed("search_qs_last_move", 0, 1),
 ];
 
 /// The clock's knobs (see [`super::time::TimeManager`]).

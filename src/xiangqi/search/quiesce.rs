@@ -3,7 +3,6 @@
 
 use super::keys::{order_score, pick};
 use super::movepick::CAPTURE_BASE;
-use super::node::moved;
 use super::prune::{check_zone, gives_check_near, has_attackers};
 use super::Searcher;
 use crate::xiangqi::bitboard::Bitboard;
@@ -117,16 +116,12 @@ impl Searcher {
         beta: Score,
         ply: usize,
     ) -> Score {
-        self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
-        let undo = board.make(mv);
-        let gives_check = board.in_check();
-        // The evasions of a check are ordered by the continuation history of the move that
-        // led to it; without the knob the frame holds what the main search last made there.
-        if self.knobs.qs_last_move {
-            self.frames[ply + 1].last = moved(board, mv);
-        }
+        // Entered as the main search enters a node, so that the evasions of a check are
+        // ordered by the continuation history of the move that led to it.
+        let undo = self.enter(board, mv, ply);
+        let gives_check = self.frames[ply + 1].in_check;
         let score = -self.quiescence(board, -beta, -alpha, ply + 1, gives_check);
-        board.unmake(mv, undo);
+        self.leave(board, mv, undo);
         score
     }
 }
