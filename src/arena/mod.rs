@@ -2,6 +2,7 @@
 
 #[cfg(feature = "mpi")]
 pub mod cluster;
+pub mod label;
 pub mod outside;
 pub mod pgn;
 pub mod play;

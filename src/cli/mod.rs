@@ -4,6 +4,7 @@ mod bench;
 mod engine;
 mod export;
 pub mod interrupt;
+mod label;
 mod matches;
 mod params;
 mod perft;
@@ -31,6 +32,7 @@ enum Command {
     Engine(engine::Args),
     Match(Box<matches::Args>),
     Positions(positions::Args),
+    Label(label::Args),
     Tune(tune::Args),
     Export(export::Args),
     Roundrobin(roundrobin::Args),
@@ -48,6 +50,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => matches::run(*args),
         Command::Positions(args) => positions::run(args),
+        Command::Label(args) => label::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Export(args) => export::run(args),
         Command::Roundrobin(args) => roundrobin::run(args),

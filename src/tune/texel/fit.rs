@@ -51,6 +51,20 @@ pub struct TexelConfig {
     /// Steps of data a fit uses (the latest); default: all.
     #[serde(default)]
     pub window: Option<usize>,
+    /// A mentor's scores blended into the targets; default: the games' results alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mentor: Option<MentorConfig>,
+}
+
+/// The mentor of a fit: the step's weights, searching each sampled position deeper than
+/// its games did (see [`Mentor`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MentorConfig {
+    /// Search depth a position.
+    pub depth: u32,
+    /// The mentor's share of a target, from 0 to 1 (the game's result has the rest).
+    pub blend: f64,
 }
 
 fn default_positions_per_game() -> usize {
@@ -105,6 +119,14 @@ impl TexelConfig {
         }
         if self.window == Some(0) {
             return invalid("window must be at least 1".to_string());
+        }
+        if let Some(m) = &self.mentor {
+            if !(1..=30).contains(&m.depth) {
+                return invalid(format!("mentor.depth = {} must be from 1 to 30", m.depth));
+            }
+            if !(0.0..=1.0).contains(&m.blend) {
+                return invalid(format!("mentor.blend = {} must lie in [0, 1]", m.blend));
+            }
         }
         let steps = self.window.unwrap_or(steps).min(steps) as u128;
         let positions = steps * self.games as u128 * self.positions_per_game as u128;
@@ -262,7 +284,9 @@ impl Samples {
 /// Up to `per_game` quiet positions of each game, chosen by a shuffle seeded by `seed` and
 /// the game's place, split into the fit's and the held-out games' positions (a `holdout`
 /// share of the games, chosen by the same seed). `values` are the full parameter set whose
-/// untuned part is fixed; `tuned` the spec indices the fit moves.
+/// untuned part is fixed; `tuned` the spec indices the fit moves. Each position's target is
+/// its game's result, or with `mentor` a blend of it and the mentor's score (see
+/// [`Mentor`]).
 pub fn sample<G: Game>(
     games: &[(u64, DataGame<G>)],
     values: &[i32],
@@ -270,6 +294,7 @@ pub fn sample<G: Game>(
     per_game: usize,
     holdout: f64,
     seed: u64,
+    mentor: Option<&Mentor<'_, G>>,
 ) -> Result<(Samples, Samples), TexelError> {
     if !G::LINEAR_EVALUATION {
         return Err(TexelError::NotLinear(G::NAME));
@@ -280,6 +305,8 @@ pub fn sample<G: Game>(
     }
     let (mut fit, mut held) = (Samples::default(), Samples::default());
     let mut all = Vec::new();
+    // For the mentor: each row's set (held out or not), its game's result and its board.
+    let mut chosen: Vec<(bool, f32, G::Board)> = Vec::new();
     for (key, game) in games {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ key.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let held_out = rand::Rng::gen::<f64>(&mut rng) < holdout;
@@ -295,15 +322,26 @@ pub fn sample<G: Game>(
         boards.shuffle(&mut rng);
         let target = if held_out { &mut held } else { &mut fit };
         let mut kept = 0;
-        for board in &boards {
+        for board in boards {
             if kept == per_game {
                 break;
             }
             all.clear();
-            if G::features(board, &mut all) {
+            if G::features(&board, &mut all) {
                 target.push(&all, &slot, values, game.result);
+                if mentor.is_some() {
+                    chosen.push((held_out, game.result, board));
+                }
                 kept += 1;
             }
+        }
+    }
+    if let Some(m) = mentor {
+        let targets = m.targets(&chosen.iter().map(|c| (c.1, &c.2)).collect::<Vec<_>>());
+        let (mut f, mut h) = (fit.rows.iter_mut(), held.rows.iter_mut());
+        for ((held_out, _, _), target) in chosen.iter().zip(targets) {
+            let row = if *held_out { h.next() } else { f.next() };
+            row.expect("a row for every position chosen").result = target;
         }
     }
     if fit.is_empty() || held.is_empty() {
@@ -311,6 +349,64 @@ pub fn sample<G: Game>(
     }
     Ok((fit, held))
 }
+
+/// A mentor's say in the fit's targets: each position is searched by the game's own engine
+/// with `weights` under `limit`, and its target becomes `(1 - blend) × result + blend ×
+/// σ(K_m × score)`, the score for the first seat. K_m is the scale that best predicts the
+/// games' results from the mentor's scores, so that a score means the same odds as the
+/// results do.
+pub struct Mentor<'a, G: Game> {
+    pub weights: &'a G::Weights,
+    pub limit: crate::game::Limit,
+    pub blend: f64,
+}
+
+impl<G: Game> Mentor<'_, G> {
+    /// The targets of positions given as (their game's result, the board), in parallel.
+    fn targets(&self, positions: &[(f32, &G::Board)]) -> Vec<f32> {
+        let engines = crate::arena::outside::Engines::new(0);
+        let agent = crate::arena::Agent::Weights(self.weights.clone());
+        // Each position's score for the first seat; none where the game is over.
+        let scores: Vec<Option<f64>> = positions
+            .par_iter()
+            .map(|&(_, board)| {
+                let label =
+                    crate::arena::label::label::<G>(&agent, board, self.limit, MENTOR_HASH_MB, &engines)
+                        .ok()?;
+                let first = if G::to_move(board) == Seat::First {
+                    label.score
+                } else {
+                    -label.score
+                };
+                Some(f64::from(first))
+            })
+            .collect();
+        let mut calibration = Samples::default();
+        for (&(result, _), score) in positions.iter().zip(&scores) {
+            if let Some(s) = score {
+                calibration.rows.push(Row {
+                    start: 0,
+                    len: 0,
+                    fixed: *s as f32,
+                    result,
+                });
+            }
+        }
+        let k = fit_k(&calibration, &[]);
+        positions
+            .iter()
+            .zip(&scores)
+            .map(|(&(result, _), score)| match score {
+                Some(s) => ((1.0 - self.blend) * f64::from(result) + self.blend * sigmoid(k * s)) as f32,
+                None => result,
+            })
+            .collect()
+    }
+}
+
+/// The mentor's hash table a position, MiB: a fresh one each, so that a label depends only
+/// on its position; small, since a label's search is short.
+const MENTOR_HASH_MB: usize = 2;
 
 /// What a fit found.
 #[derive(Clone, Debug, PartialEq)]
@@ -544,6 +640,7 @@ mod tests {
             prior: 0.05,
             holdout: 0.1,
             window: None,
+            mentor: None,
         };
         let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i].clone()).collect();
         let f = fit(&on, &held, &start, &start, &bounds, &config);
@@ -579,6 +676,54 @@ mod tests {
                 pulled_to_truth.theta[j]
             );
         }
+    }
+
+    /// A mentor's scores take the targets' place as far as its blend says, scaled by the K
+    /// that fits them to the results.
+    #[test]
+    fn a_mentor_blends_its_scores_into_the_targets() {
+        let text = include_str!("../../../positions/xiangqi-middlegames.epd");
+        let weights = crate::xiangqi::eval::Weights::default();
+        // One-move games from master positions, won by the side the evaluation favours.
+        let games: Vec<(u64, DataGame<XiangqiGame>)> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .take(120)
+            .enumerate()
+            .map(|(i, l)| {
+                let start = XiangqiGame::parse_position(l).unwrap();
+                let moves = vec![start.legal_moves()[0]];
+                let eval = weights.evaluate_red(&start);
+                let result = if eval > 0 { 1.0 } else { 0.0 };
+                (i as u64, DataGame { start, moves, result })
+            })
+            .collect();
+        let specs = XiangqiGame::specs();
+        let values = crate::params::Params::defaults(&specs).values().to_vec();
+        let tuned = [specs.iter().position(|s| s.name == "rook").unwrap()];
+        let targets = |blend: Option<f64>| {
+            let mentor = blend.map(|blend| Mentor::<XiangqiGame> {
+                weights: &weights,
+                limit: crate::game::Limit::Depth(2),
+                blend,
+            });
+            let (fit, held) = sample(&games, &values, &tuned, 1, 0.2, 7, mentor.as_ref()).unwrap();
+            let rows = fit.rows.iter().chain(&held.rows);
+            rows.map(|r| r.result).collect::<Vec<f32>>()
+        };
+        let results = targets(None);
+        assert!(results.len() > 60, "{}", results.len());
+        assert_eq!(targets(Some(0.0)), results);
+        let mentored = targets(Some(1.0));
+        let half = targets(Some(0.5));
+        let mut agree = 0;
+        for ((&r, &m), &h) in results.iter().zip(&mentored).zip(&half) {
+            assert!(m > 0.0 && m < 1.0, "{m}");
+            assert!((h - (r + m) / 2.0).abs() < 1e-6, "{h} {r} {m}");
+            agree += usize::from((m > 0.5) == (r > 0.5));
+        }
+        // The mentor's deeper look mostly agrees with the evaluation that decided the results.
+        assert!(agree * 10 > results.len() * 8, "{agree} of {}", results.len());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::folder::{io, RunError};
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS};
 use super::theta::{self, ThetaState};
 use crate::arena::Fixture;
-use crate::game::{Budget, Game, GameRecord};
+use crate::game::{Budget, Game, GameRecord, Limit};
 use crate::params::Spec;
 use crate::tune::observe::{Chart, View};
 use fit::{TexelConfig, TexelError};
@@ -247,6 +247,22 @@ impl Method for Texel {
             );
         }
         let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
+        let weights = match &self.config.mentor {
+            Some(_) => Some(
+                G::weights(&theta::params(setup, &state.theta)).map_err(|e| RunError::Method(Box::new(e)))?,
+            ),
+            None => None,
+        };
+        let mentor = self
+            .config
+            .mentor
+            .as_ref()
+            .zip(weights.as_ref())
+            .map(|(m, w)| fit::Mentor::<G> {
+                weights: w,
+                limit: Limit::Depth(m.depth),
+                blend: m.blend,
+            });
         let (fit_on, held_out) = step
             .runner
             .install(|| {
@@ -257,6 +273,7 @@ impl Method for Texel {
                     self.config.positions_per_game,
                     self.config.holdout,
                     setup.seed,
+                    mentor.as_ref(),
                 )
             })
             .map_err(method_error)?;
