@@ -3,7 +3,7 @@
 use super::interrupt;
 use super::progress::Progress;
 use anyhow::{bail, Context, Result};
-use qitune::arena::label::{label, Unlabelled};
+use qitune::arena::label::{label, Label, Unlabelled};
 use qitune::arena::outside::Engines;
 use qitune::arena::{self, Agent};
 use qitune::game::{Game, Limit};
@@ -59,6 +59,21 @@ struct Row {
     fault: String,
 }
 
+impl Row {
+    fn new(fen: &str, label: Result<Label, Unlabelled>) -> Row {
+        let (score, depth, fault) = match label {
+            Ok(l) => (Some(l.score), Some(l.depth), String::new()),
+            Err(e) => (None, None, e.to_string()),
+        };
+        Row {
+            fen: fen.to_string(),
+            score,
+            depth,
+            fault,
+        }
+    }
+}
+
 /// Positions labelled between two appends to the file: what a Ctrl-C can lose at most.
 const CHUNK_PER_THREAD: usize = 8;
 
@@ -98,15 +113,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
                 .with_context(|| format!("--mentor {}", args.mentor))?,
         );
     }
-    let done = if args.resume {
-        resume(&args.out, &fens)?
-    } else {
-        super::check_new_file(&args.out, false)
-            .map_err(|e| anyhow::anyhow!("{e} (--resume goes on with its labels)"))?;
-        std::fs::write(&args.out, "fen,score,depth,fault\n")
-            .with_context(|| format!("cannot write {}", args.out.display()))?;
-        0
-    };
+    let done = start_file(&args, &fens)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -144,24 +151,9 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             .has_headers(false)
             .from_writer(Vec::new());
         for (i, l) in (start..end).zip(labels) {
-            let row = match l {
-                Ok(l) => Row {
-                    fen: fens[i].clone(),
-                    score: Some(l.score),
-                    depth: Some(l.depth),
-                    fault: String::new(),
-                },
-                Err(e) => {
-                    faults += usize::from(!matches!(e, Unlabelled::Over));
-                    Row {
-                        fen: fens[i].clone(),
-                        score: None,
-                        depth: None,
-                        fault: e.to_string(),
-                    }
-                }
-            };
-            out.serialize(row).context("cannot write a label")?;
+            faults += usize::from(matches!(l, Err(ref e) if !matches!(e, Unlabelled::Over)));
+            out.serialize(Row::new(&fens[i], l))
+                .context("cannot write a label")?;
         }
         let bytes = out.into_inner().context("cannot write a label")?;
         // One write of whole rows under the turn: a Ctrl-C waits for it.
@@ -175,22 +167,34 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
         Agent::Weights(_) => args.mentor.clone(),
         Agent::Outside(e) => e.name.clone(),
     };
+    let limit = match limit {
+        Limit::Depth(d) => format!("depth {d}"),
+        Limit::Nodes(n) => format!("{n} nodes"),
+        Limit::Clock { .. } => unreachable!("labels have a depth or a node count"),
+    };
+    let failed = match faults {
+        0 => String::new(),
+        n => format!("; the mentor failed on {n} of this session's (see their fault column)"),
+    };
     super::out(format!(
-        "{} positions labelled by {mentor_name} at {} in {}{}",
+        "{} positions labelled by {mentor_name} at {limit} in {}{failed}",
         boards.len(),
-        match limit {
-            Limit::Depth(d) => format!("depth {d}"),
-            Limit::Nodes(n) => format!("{n} nodes"),
-            Limit::Clock { .. } => unreachable!("labels have a depth or a node count"),
-        },
-        args.out.display(),
-        if faults > 0 {
-            format!("; the mentor failed on {faults} of this session's (see their fault column)")
-        } else {
-            String::new()
-        }
+        args.out.display()
     ));
     Ok(())
+}
+
+/// The rows already in `--out` with `--resume`, else a new file holding the header alone:
+/// how many positions are done.
+fn start_file(args: &Args, fens: &[String]) -> Result<usize> {
+    if args.resume {
+        return resume(&args.out, fens);
+    }
+    super::check_new_file(&args.out, false)
+        .map_err(|e| anyhow::anyhow!("{e} (--resume goes on with its labels)"))?;
+    std::fs::write(&args.out, "fen,score,depth,fault\n")
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    Ok(0)
 }
 
 /// The rows already in `path`, checked against the positions they must be the first of; a
