@@ -586,6 +586,7 @@ mod tests {
                 "search_lmp_percent",
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
+                "search_pv_iir",
                 "time_moves_left"
             ]
         );
