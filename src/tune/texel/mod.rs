@@ -247,12 +247,11 @@ impl Method for Texel {
             );
         }
         let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
-        let weights = match &self.config.mentor {
-            Some(_) => Some(
-                G::weights(&theta::params(setup, &state.theta)).map_err(|e| RunError::Method(Box::new(e)))?,
-            ),
-            None => None,
-        };
+        // The mentor searches with the weights the step began with.
+        let weights = (self.config.mentor.as_ref())
+            .map(|_| G::weights(&theta::params(setup, &state.theta)))
+            .transpose()
+            .map_err(|e| RunError::Method(Box::new(e)))?;
         let mentor = self
             .config
             .mentor
