@@ -229,3 +229,75 @@ fn a_cut_labelling_resumes_to_the_same_file_and_nothing_is_overwritten() {
     assert_eq!(std::fs::read_to_string(&cut).unwrap(), changed);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A fit on positions whose mentor is an outside engine, named by a description file beside
+/// its configuration: `qitune engine` itself over UCCI, a scripted engine that crashes on
+/// every search, and a program that does not exist.
+#[test]
+fn a_fit_learns_from_an_outside_mentor_and_a_broken_one_is_named() {
+    let dir = scratch("label-fit");
+    let engine = serde_json::json!({"name": "qitune", "path": env!("CARGO_BIN_EXE_qitune"),
+        "args": ["engine"], "protocol": "ucci"});
+    std::fs::write(dir.join("own.json"), engine.to_string()).unwrap();
+    scripted(&dir, "crash", "exit 3");
+    std::fs::write(
+        dir.join("missing.json"),
+        r#"{"name": "missing", "path": "/nonexistent/engine", "protocol": "ucci"}"#,
+    )
+    .unwrap();
+    let config = |name: &str, mentor: &str| {
+        let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+        let text = format!(
+            r#"{{"name":"{name}","seed":9,"method":"texel","generations":1,
+               "texel":{{"games":12,"positions_per_game":4,"epochs":30,"holdout":0.25{mentor}}},
+               "evolve":["advisor","horse","rook","cannon","pawn","mobility_*"],
+               "init":"weights","base_weights":"{w}",
+               "environments":[{{"from_generation":1,"positions":"{a}","nodes":300}}]}}"#,
+            w = path_of("examples/xiangqi-hand-set.json"),
+            a = path_of("positions/xiangqi-train-a.epd"),
+        );
+        let path = dir.join(format!("run-{name}.json"));
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let runs = dir.join("runs");
+    let tune = |config: &Path| {
+        let mut cmd = qitune();
+        cmd.args(["tune", "--quiet", "--threads", "2", "--config"])
+            .arg(config)
+            .arg("--runs")
+            .arg(&runs);
+        cmd
+    };
+    let held_out_start = |name: &str| {
+        let steps = std::fs::read_to_string(runs.join(name).join("steps.csv")).unwrap();
+        let mut lines = steps
+            .lines()
+            .map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>());
+        let header = lines.next().unwrap();
+        let column = header.iter().position(|c| c == "held_out_start").unwrap();
+        lines.next().unwrap()[column].clone()
+    };
+    let mentor = |player: &str| format!(r#","mentor":{{"depth":2,"blend":1,"player":"{player}"}}"#);
+    tune(&config("plain", "")).assert().success();
+    tune(&config("taught", &mentor("own.json"))).assert().success();
+    // The saved configuration names the mentor by its program's full path.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(runs.join("taught/config.json")).unwrap()).unwrap();
+    assert_eq!(
+        saved["texel"]["mentor"]["player"]["path"],
+        env!("CARGO_BIN_EXE_qitune")
+    );
+    // The same games, other targets: the mentor's scores.
+    assert_ne!(held_out_start("plain"), held_out_start("taught"));
+    tune(&config("crash", &mentor("crash.json")))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("the mentor failed on"));
+    tune(&config("missing", &mentor("missing.json")))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("texel.mentor.player"));
+    assert!(!runs.join("missing").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -124,6 +124,13 @@ pub trait Method: Sized {
     /// Checks its settings against the rest of the configuration before anything is written.
     fn validate(settings: &Self::Settings, config: &Config, specs: &[Spec]) -> Result<(), ConfigError>;
 
+    /// Finds the files and programs its settings name (relative paths beside the
+    /// configuration, `base_dir`), so that a run saves them by their full paths and finds
+    /// them again from any folder; checks that they can be used.
+    fn resolve(_settings: &mut Self::Settings, _base_dir: &Path) -> Result<(), ConfigError> {
+        Ok(())
+    }
+
     /// Games a step plays (for the progress bar and the memory check).
     fn games_per_step(settings: &Self::Settings) -> u128;
 

@@ -81,14 +81,18 @@ pub fn settings<M: Method>(config: &Config, strict: bool) -> Result<M::Settings,
 /// `config` with its settings as method `M` reads them, defaults filled in: what a run saves
 /// and what a resume compares.
 pub fn normalised<M: Method>(config: &Config, strict: bool) -> Result<Config, ConfigError> {
-    let settings = self::settings::<M>(config, strict)?;
+    Ok(with_settings::<M>(config, &self::settings::<M>(config, strict)?))
+}
+
+/// `config` with `settings` as its method's keys.
+fn with_settings<M: Method>(config: &Config, settings: &M::Settings) -> Config {
     let serde_json::Value::Object(settings) = serde_json::to_value(settings).expect("serialisable") else {
         unreachable!("a method's settings are a struct of keys")
     };
-    Ok(Config {
+    Config {
         settings,
         ..config.clone()
-    })
+    }
 }
 
 /// Checks a configuration file's run for method `M`, its keys included, before anything is
@@ -99,13 +103,14 @@ pub fn checked<M: Method>(
     specs: &[Spec],
 ) -> Result<(Config, M::Settings), ConfigError> {
     config.validate(base_dir, specs)?;
-    let settings = self::settings::<M>(config, true)?;
+    let mut settings = self::settings::<M>(config, true)?;
     M::validate(&settings, config, specs)?;
     check_memory(
         M::games_per_step(&settings),
         &format!("{}'s settings make", M::INFO.name),
     )?;
-    Ok((normalised::<M>(config, true)?, settings))
+    M::resolve(&mut settings, base_dir)?;
+    Ok((with_settings::<M>(config, &settings), settings))
 }
 
 /// Checks a configuration file's run, its method's keys included, before anything is written;

@@ -112,6 +112,31 @@ pub fn with_values(engine: &OutsideEngine, params: &Params) -> OutsideEngine {
     e
 }
 
+/// The engine a configuration names, read: its description file (found beside the
+/// configuration, `base_dir`) or its command, a program named by a path (not one looked for
+/// on PATH) found from the configuration's folder and given by its full path, so that a run
+/// saves it as it will find it again; the reason when it cannot be read.
+pub fn described(engine: &EngineRef, base_dir: &Path) -> Result<OutsideEngine, String> {
+    let mut engine = match engine {
+        EngineRef::Described(e) => e.clone(),
+        EngineRef::Named(spec) => outside::from_command(spec)
+            .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))
+            .map_err(|e| e.to_string())?,
+    };
+    let found = |path: &Path| {
+        let path = resolve(base_dir, &path.to_string_lossy());
+        std::fs::canonicalize(&path).unwrap_or(path)
+    };
+    if engine.path.components().count() > 1 {
+        engine.path = found(&engine.path);
+    }
+    engine.dir = engine.dir.as_deref().map(found);
+    if engine.name.is_empty() {
+        engine.name = engine.path.display().to_string();
+    }
+    Ok(engine)
+}
+
 /// A configuration's engine read (its description file or command, a relative program path
 /// found beside the configuration) and its tuned options completed from what the engine
 /// offers: each must be a spin option of the engine; what the configuration does not set
@@ -128,26 +153,7 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
         }
         return Ok(config);
     };
-    let mut engine = match engine {
-        EngineRef::Described(e) => e.clone(),
-        // A description file is found beside the configuration.
-        EngineRef::Named(spec) => outside::from_command(spec)
-            .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))
-            .map_err(|e| ConfigError::at("engine", e.to_string()))?,
-    };
-    // A program named by a path (not one looked for on PATH) is found from the
-    // configuration's folder, and saved by its full path.
-    let found = |path: &Path| {
-        let path = resolve(base_dir, &path.to_string_lossy());
-        std::fs::canonicalize(&path).unwrap_or(path)
-    };
-    if engine.path.components().count() > 1 {
-        engine.path = found(&engine.path);
-    }
-    engine.dir = engine.dir.as_deref().map(found);
-    if engine.name.is_empty() {
-        engine.name = engine.path.display().to_string();
-    }
+    let engine = described(engine, base_dir).map_err(|e| ConfigError::at("engine", e))?;
     if config.base_weights.is_some() {
         return Err(ConfigError::at(
             "base_weights",

@@ -12,9 +12,11 @@
 //! `1/2-1/2`), the start position and the moves in the game's notation, tab-separated. It is
 //! a few bytes a position, and replaying it with the rules gives every position back.
 
+use crate::arena::label::{label, Label, Unlabelled};
+use crate::arena::Agent;
 use crate::game::{Game, GameRecord, Seat};
 use crate::params::Spec;
-use crate::tune::config::{memory_limit, ConfigError};
+use crate::tune::config::{memory_limit, ConfigError, EngineRef};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -56,8 +58,8 @@ pub struct TexelConfig {
     pub mentor: Option<MentorConfig>,
 }
 
-/// The mentor of a fit: the step's weights, searching each sampled position deeper than
-/// its games did (see [`Mentor`]).
+/// The mentor of a fit: the step's weights or an outside engine, searching each sampled
+/// position deeper than its games did (see [`Mentor`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MentorConfig {
@@ -65,6 +67,10 @@ pub struct MentorConfig {
     pub depth: u32,
     /// The mentor's share of a target, from 0 to 1 (the game's result has the rest).
     pub blend: f64,
+    /// An outside engine as the mentor (`uci:COMMAND`, `ucci:COMMAND` or an engine
+    /// description file, found beside the configuration); default: the step's weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<EngineRef>,
 }
 
 fn default_positions_per_game() -> usize {
@@ -158,6 +164,8 @@ pub enum TexelError {
     NotLinear(&'static str),
     #[error("no quiet position to fit on in {0} games")]
     NoPositions(usize),
+    #[error("{0}")]
+    Mentor(String),
 }
 
 /// A game of a data file.
@@ -294,7 +302,7 @@ pub fn sample<G: Game>(
     per_game: usize,
     holdout: f64,
     seed: u64,
-    mentor: Option<&Mentor<'_, G>>,
+    mentor: Option<&Mentor<G>>,
 ) -> Result<(Samples, Samples), TexelError> {
     if !G::LINEAR_EVALUATION {
         return Err(TexelError::NotLinear(G::NAME));
@@ -337,7 +345,7 @@ pub fn sample<G: Game>(
         }
     }
     if let Some(m) = mentor {
-        let targets = m.targets(&chosen.iter().map(|c| (c.1, &c.2)).collect::<Vec<_>>());
+        let targets = m.targets(&chosen.iter().map(|c| (c.1, &c.2)).collect::<Vec<_>>())?;
         let (mut f, mut h) = (fit.rows.iter_mut(), held.rows.iter_mut());
         for ((held_out, _, _), target) in chosen.iter().zip(targets) {
             let row = if *held_out { h.next() } else { f.next() };
@@ -350,33 +358,51 @@ pub fn sample<G: Game>(
     Ok((fit, held))
 }
 
-/// A mentor's say in the fit's targets: each position is searched by the game's own engine
-/// with `weights` under `limit`, and its target becomes `(1 - blend) × result + blend ×
-/// σ(K_m × score)`, the score for the first seat. K_m is the scale that best predicts the
-/// games' results from the mentor's scores, so that a score means the same odds as the
-/// results do.
-pub struct Mentor<'a, G: Game> {
-    pub weights: &'a G::Weights,
+/// A mentor's say in the fit's targets: each position is searched by `agent` (the game's
+/// own engine with some weights, or an outside engine) under `limit`, and its target
+/// becomes `(1 - blend) × result + blend × σ(K_m × score)`, the score for the first seat.
+/// K_m is the scale that best predicts the games' results from the mentor's scores, so that
+/// a score means the same odds as the results do, in whatever units the mentor counts.
+pub struct Mentor<G: Game> {
+    pub agent: Agent<G::Weights>,
     pub limit: crate::game::Limit,
     pub blend: f64,
 }
 
-impl<G: Game> Mentor<'_, G> {
+impl<G: Game> Mentor<G> {
     /// The targets of positions given as (their game's result, the board), in parallel.
-    fn targets(&self, positions: &[(f32, &G::Board)]) -> Vec<f32> {
-        let engines = crate::arena::outside::Engines::new(0);
-        let agent = crate::arena::Agent::Weights(self.weights.clone());
-        // Each position's score for the first seat; none where the game is over.
-        let scores: Vec<Option<f64>> = positions
+    /// A mentor that fails on more than one position in [`MENTOR_FAULTS`] is an error.
+    fn targets(&self, positions: &[(f32, &G::Board)]) -> Result<Vec<f32>, TexelError> {
+        // An outside mentor's processes are kept between positions, one a thread.
+        let engines = crate::arena::outside::Engines::new(rayon::current_num_threads());
+        let labels: Vec<Result<Label, Unlabelled>> = positions
             .par_iter()
-            .map(|&(_, board)| {
-                let label =
-                    crate::arena::label::label::<G>(&agent, board, self.limit, MENTOR_HASH_MB, &engines)
-                        .ok()?;
+            .map(|&(_, board)| label::<G>(&self.agent, board, self.limit, MENTOR_HASH_MB, &engines))
+            .collect();
+        let mut faults = labels
+            .iter()
+            .filter_map(|l| l.as_ref().err())
+            .filter(|e| !matches!(e, Unlabelled::Over));
+        if let Some(first) = faults.next() {
+            let count = 1 + faults.count();
+            if count * MENTOR_FAULTS > positions.len() {
+                return Err(TexelError::Mentor(format!(
+                    "the mentor failed on {count} of {} positions, first: {first}",
+                    positions.len()
+                )));
+            }
+        }
+        // Each position's score for the first seat; none where the game is over or the
+        // mentor failed on it twice.
+        let scores: Vec<Option<f64>> = positions
+            .iter()
+            .zip(&labels)
+            .map(|(&(_, board), label)| {
+                let score = label.as_ref().ok()?.score;
                 let first = if G::to_move(board) == Seat::First {
-                    label.score
+                    score
                 } else {
-                    -label.score
+                    -score
                 };
                 Some(f64::from(first))
             })
@@ -393,16 +419,20 @@ impl<G: Game> Mentor<'_, G> {
             }
         }
         let k = fit_k(&calibration, &[]);
-        positions
+        Ok(positions
             .iter()
             .zip(&scores)
             .map(|(&(result, _), score)| match score {
                 Some(s) => ((1.0 - self.blend) * f64::from(result) + self.blend * sigmoid(k * s)) as f32,
                 None => result,
             })
-            .collect()
+            .collect())
     }
 }
+
+/// A mentor may fail on one position in this many (each tried twice, the game's result its
+/// target); more is a broken mentor, not bad luck.
+const MENTOR_FAULTS: usize = 100;
 
 /// The mentor's hash table a position, MiB: a fresh one each, so that a label depends only
 /// on its position; small, since a label's search is short.
@@ -703,7 +733,7 @@ mod tests {
         let tuned = [specs.iter().position(|s| s.name == "rook").unwrap()];
         let targets = |blend: Option<f64>| {
             let mentor = blend.map(|blend| Mentor::<XiangqiGame> {
-                weights: &weights,
+                agent: Agent::Weights(weights.clone()),
                 limit: crate::game::Limit::Depth(2),
                 blend,
             });

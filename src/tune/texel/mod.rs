@@ -7,8 +7,10 @@ pub mod fit;
 use super::config::{Config, ConfigError};
 use super::folder::{io, RunError};
 use super::method::{stream, Batch, Done, Info, Method, Row, Setup, Step, Tell, OPENINGS};
+use super::subject::{described, EngineRef};
 use super::theta::{self, ThetaState};
-use crate::arena::Fixture;
+use crate::arena::outside::Engines;
+use crate::arena::{Agent, Fixture, OutsideEngine};
 use crate::game::{Budget, Game, GameRecord, Limit};
 use crate::params::Spec;
 use crate::tune::observe::{Chart, View};
@@ -16,6 +18,7 @@ use fit::{TexelConfig, TexelError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The fit's keys of a run configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -91,6 +94,8 @@ const SELF_PLAY_BUDGETS: usize = 64;
 /// The fit in a run.
 pub struct Texel {
     config: TexelConfig,
+    /// The mentor when it is an outside engine.
+    outside: Option<Arc<OutsideEngine>>,
 }
 
 impl Texel {
@@ -148,6 +153,24 @@ impl Method for Texel {
         Texel::settings(s)?.validate(config.generations)
     }
 
+    /// An outside mentor is read and started once here, so that a run does not find out
+    /// after its first step's games that its mentor cannot start.
+    fn resolve(s: &mut TexelSettings, base_dir: &Path) -> Result<(), ConfigError> {
+        let Some(player) = s
+            .texel
+            .as_mut()
+            .and_then(|t| t.mentor.as_mut())
+            .and_then(|m| m.player.as_mut())
+        else {
+            return Ok(());
+        };
+        let at = |reason: String| ConfigError::at("texel.mentor.player", reason);
+        let engine = described(player, base_dir).map_err(at)?;
+        Engines::new(0).take(&engine).map_err(|f| at(f.to_string()))?;
+        *player = EngineRef::Described(engine);
+        Ok(())
+    }
+
     fn games_per_step(s: &TexelSettings) -> u128 {
         s.texel.as_ref().map_or(0, |c| c.games as u128)
     }
@@ -156,9 +179,14 @@ impl Method for Texel {
         if !setup.linear {
             return Err(method_error(TexelError::NotLinear(setup.game)));
         }
-        Ok(Texel {
-            config: Texel::settings(&s)?.clone(),
-        })
+        let config = Texel::settings(&s)?.clone();
+        let player = config.mentor.as_ref().and_then(|m| m.player.as_ref());
+        // A saved configuration names its mentor by full paths.
+        let outside = player
+            .map(|p| described(p, Path::new(".")).map(Arc::new))
+            .transpose()
+            .map_err(|e| method_error(TexelError::Mentor(e)))?;
+        Ok(Texel { config, outside })
     }
 
     fn start(&self, setup: &Setup) -> ThetaState {
@@ -247,21 +275,21 @@ impl Method for Texel {
             );
         }
         let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
-        // The mentor searches with the weights the step began with.
-        let weights = (self.config.mentor.as_ref())
-            .map(|_| G::weights(&theta::params(setup, &state.theta)))
-            .transpose()
-            .map_err(|e| RunError::Method(Box::new(e)))?;
-        let mentor = self
-            .config
-            .mentor
-            .as_ref()
-            .zip(weights.as_ref())
-            .map(|(m, w)| fit::Mentor::<G> {
-                weights: w,
+        // The game's own engine mentors with the weights the step began with.
+        let mentor = match &self.config.mentor {
+            Some(m) => Some(fit::Mentor::<G> {
+                agent: match &self.outside {
+                    Some(engine) => Agent::Outside(engine.clone()),
+                    None => Agent::Weights(
+                        G::weights(&theta::params(setup, &state.theta))
+                            .map_err(|e| RunError::Method(Box::new(e)))?,
+                    ),
+                },
                 limit: Limit::Depth(m.depth),
                 blend: m.blend,
-            });
+            }),
+            None => None,
+        };
         let (fit_on, held_out) = step
             .runner
             .install(|| {
