@@ -587,6 +587,7 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_pv_iir",
+                "search_lmr_cut",
                 "time_moves_left"
             ]
         );

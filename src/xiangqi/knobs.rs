@@ -64,6 +64,8 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
     pv_iir: i32 = 0, 0..=4, 3, "search_pv_iir",
         "search: on the PV, a node without a hash move is searched this many plies shallower, in place of a shallower search for a move first (0: that internal iterative deepening)";
+    lmr_cut: i32 = 0, 0..=3, 2, "search_lmr_cut",
+        "search: late-move reductions are this many plies more at a node expected to fail high (a cut node: Stockfish's and Pikafish-HCE's rule)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
