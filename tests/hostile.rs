@@ -152,9 +152,10 @@ fn apply(config: &mut Value, path: &[String], value: &Option<Value>) {
     }
 }
 
-const CONFIGS: [&str; 12] = [
+const CONFIGS: [&str; 13] = [
     "amazons-quick",
     "amazons-spsa",
+    "xiangqi-fast",
     "xiangqi-ga-random",
     "xiangqi-ga-then-spsa",
     "xiangqi-ga-twins-all",
