@@ -29,6 +29,13 @@ pub enum Unlabelled {
     Silent,
 }
 
+impl Unlabelled {
+    /// Whether the mentor failed on the position (rather than the game being over there).
+    pub fn is_fault(&self) -> bool {
+        !matches!(self, Unlabelled::Over)
+    }
+}
+
 /// Scores `board` with `mentor` searching under `limit` (a depth or a node count). The
 /// game's own engine starts fresh for each position, so that a label depends only on the
 /// position and the mentor; an outside engine starts a new game in a process from

@@ -151,7 +151,7 @@ fn run_game<G: Game>(args: Args) -> Result<()> {
             .has_headers(false)
             .from_writer(Vec::new());
         for (i, l) in (start..end).zip(labels) {
-            faults += usize::from(matches!(l, Err(ref e) if !matches!(e, Unlabelled::Over)));
+            faults += usize::from(l.as_ref().is_err_and(Unlabelled::is_fault));
             out.serialize(Row::new(&fens[i], l))
                 .context("cannot write a label")?;
         }

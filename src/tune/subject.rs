@@ -7,7 +7,7 @@
 
 use super::config::{resolve, Config, ConfigError};
 pub use super::config::{EngineRef, OptionEntry, TunedOption};
-use crate::arena::outside::{self, EngineOption, OptionKind, Process};
+use crate::arena::outside::{self, DescriptionError, EngineOption, OptionKind, Process};
 use crate::arena::{Agent, OutsideEngine, Player};
 use crate::game::{Budget, Game};
 use crate::params::{Params, Spec, Specs};
@@ -116,12 +116,11 @@ pub fn with_values(engine: &OutsideEngine, params: &Params) -> OutsideEngine {
 /// configuration, `base_dir`) or its command, a program named by a path (not one looked for
 /// on PATH) found from the configuration's folder and given by its full path, so that a run
 /// saves it as it will find it again; the reason when it cannot be read.
-pub fn described(engine: &EngineRef, base_dir: &Path) -> Result<OutsideEngine, String> {
+pub fn described(engine: &EngineRef, base_dir: &Path) -> Result<OutsideEngine, DescriptionError> {
     let mut engine = match engine {
         EngineRef::Described(e) => e.clone(),
         EngineRef::Named(spec) => outside::from_command(spec)
-            .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))
-            .map_err(|e| e.to_string())?,
+            .unwrap_or_else(|| outside::engine(&resolve(base_dir, spec).to_string_lossy()))?,
     };
     let found = |path: &Path| {
         let path = resolve(base_dir, &path.to_string_lossy());
@@ -153,7 +152,7 @@ pub fn resolve_engine(config: &Config, base_dir: &Path) -> Result<Config, Config
         }
         return Ok(config);
     };
-    let engine = described(engine, base_dir).map_err(|e| ConfigError::at("engine", e))?;
+    let engine = described(engine, base_dir).map_err(|e| ConfigError::at("engine", e.to_string()))?;
     if config.base_weights.is_some() {
         return Err(ConfigError::at(
             "base_weights",

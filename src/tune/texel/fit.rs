@@ -166,6 +166,8 @@ pub enum TexelError {
     NoPositions(usize),
     #[error("{0}")]
     Mentor(String),
+    #[error("texel.mentor.player: {0}")]
+    MentorEngine(#[from] crate::arena::outside::DescriptionError),
 }
 
 /// A game of a data file.
@@ -382,7 +384,7 @@ impl<G: Game> Mentor<G> {
         let mut faults = labels
             .iter()
             .filter_map(|l| l.as_ref().err())
-            .filter(|e| !matches!(e, Unlabelled::Over));
+            .filter(|e| e.is_fault());
         if let Some(first) = faults.next() {
             let count = 1 + faults.count();
             if count * MENTOR_FAULTS > positions.len() {

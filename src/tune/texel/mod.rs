@@ -165,7 +165,7 @@ impl Method for Texel {
             return Ok(());
         };
         let at = |reason: String| ConfigError::at("texel.mentor.player", reason);
-        let engine = described(player, base_dir).map_err(at)?;
+        let engine = described(player, base_dir).map_err(|e| at(e.to_string()))?;
         Engines::new(0).take(&engine).map_err(|f| at(f.to_string()))?;
         *player = EngineRef::Described(engine);
         Ok(())
@@ -185,7 +185,7 @@ impl Method for Texel {
         let outside = player
             .map(|p| described(p, Path::new(".")).map(Arc::new))
             .transpose()
-            .map_err(|e| method_error(TexelError::Mentor(e)))?;
+            .map_err(|e| method_error(TexelError::MentorEngine(e)))?;
         Ok(Texel { config, outside })
     }
 
