@@ -12,6 +12,7 @@
 //! `1/2-1/2`), the start position and the moves in the game's notation, tab-separated. It is
 //! a few bytes a position, and replaying it with the rules gives every position back.
 
+use super::evolve::TwinsFit;
 use crate::arena::label::{label, Label, Unlabelled};
 use crate::arena::Agent;
 use crate::game::{Game, GameRecord, Seat};
@@ -56,6 +57,10 @@ pub struct TexelConfig {
     /// A mentor's scores blended into the targets; default: the games' results alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mentor: Option<MentorConfig>,
+    /// The fit by the GA of mirrored twins, `epochs` generations of them, in place of Adam
+    /// (see [`super::evolve`]); default: Adam.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twins: Option<TwinsFit>,
 }
 
 /// The mentor of a fit: the step's weights or an outside engine, searching each sampled
@@ -133,6 +138,9 @@ impl TexelConfig {
             if !(0.0..=1.0).contains(&m.blend) {
                 return invalid(format!("mentor.blend = {} must lie in [0, 1]", m.blend));
             }
+        }
+        if let Some(problem) = self.twins.as_ref().and_then(TwinsFit::problem) {
+            return invalid(problem);
         }
         let steps = self.window.unwrap_or(steps).min(steps) as u128;
         let positions = steps * self.games as u128 * self.positions_per_game as u128;
@@ -463,7 +471,7 @@ const CHUNK: usize = 4096;
 
 /// The mean logistic loss of `theta` at scale `k` and, when `gradient` is given, its
 /// gradient with respect to `theta`.
-fn loss(samples: &Samples, theta: &[f64], k: f64, gradient: Option<&mut [f64]>) -> f64 {
+pub(super) fn loss(samples: &Samples, theta: &[f64], k: f64, gradient: Option<&mut [f64]>) -> f64 {
     let want = gradient.is_some();
     let parts: Vec<(f64, Vec<f64>)> = samples
         .rows
@@ -542,6 +550,18 @@ pub fn fit_k(samples: &Samples, theta: &[f64]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
+/// The prior's weight for each parameter, 1 / (σ² × positions) with σ a share `prior` of
+/// its range: the prior adds pull × (θ − θ₀)² / 2 to the mean loss.
+pub(super) fn prior_pull(specs: &[Spec], prior: f64, positions: usize) -> Vec<f64> {
+    specs
+        .iter()
+        .map(|s| {
+            let sigma = prior * f64::from((s.max - s.min).max(1));
+            1.0 / (sigma * sigma * positions.max(1) as f64)
+        })
+        .collect()
+}
+
 /// Fits the tuned parameters from `theta` by Adam on the logistic loss and the prior
 /// centred on `anchor`, K fitted first and held; keeps the epoch with the lowest held-out
 /// loss. `specs` of the tuned parameters bound them.
@@ -561,14 +581,7 @@ pub fn fit(
     let (mut m, mut v) = (vec![0.0; x.len()], vec![0.0; x.len()]);
     let mut grad = vec![0.0; x.len()];
     let mut best = (held_out_start, 0, x.clone());
-    // 1 / (σ² × positions) for each parameter.
-    let pull: Vec<f64> = specs
-        .iter()
-        .map(|s| {
-            let sigma = config.prior * f64::from((s.max - s.min).max(1));
-            1.0 / (sigma * sigma * fit_on.len().max(1) as f64)
-        })
-        .collect();
+    let pull = prior_pull(specs, config.prior, fit_on.len());
     for epoch in 1..=config.epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
         loss(fit_on, &x, k, Some(&mut grad));
@@ -587,30 +600,46 @@ pub fn fit(
             best = (held, epoch, x.clone());
         }
     }
-    let (held_out_loss, best_epoch, theta) = best;
-    Fit {
-        k,
-        loss: loss(fit_on, &theta, k, None),
-        theta,
-        loss_start,
-        held_out_start,
-        held_out: held_out_loss,
-        best_epoch,
+    Fit::kept(fit_on, k, (loss_start, held_out_start), best)
+}
+
+impl Fit {
+    /// The fit that keeps `best`, (its held-out loss, its epoch, its weights), with the
+    /// losses `start` (on the fit's and the held-out positions) it began from.
+    pub(super) fn kept(fit_on: &Samples, k: f64, start: (f64, f64), best: (f64, usize, Vec<f64>)) -> Fit {
+        let (held_out, best_epoch, theta) = best;
+        Fit {
+            k,
+            loss: loss(fit_on, &theta, k, None),
+            theta,
+            loss_start: start.0,
+            held_out_start: start.1,
+            held_out,
+            best_epoch,
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::xiangqi::game::XiangqiGame;
     use rand::Rng;
 
-    /// Positions from the middlegame file, each labelled by a draw from σ(K × the
-    /// evaluation of known weights): the fit must find those weights again.
-    #[test]
-    fn the_fit_recovers_known_weights() {
+    /// Positions with known weights behind their results: the fit's fit and held-out
+    /// samples, the tuned parameters' spec indices and the full set of true values.
+    pub(in crate::tune::texel) struct Known {
+        pub specs: crate::params::Specs,
+        pub tuned: Vec<usize>,
+        pub truth: Vec<i32>,
+        pub on: Samples,
+        pub held: Samples,
+    }
+
+    /// Positions from the middlegame file a few random plies on, each labelled by a draw
+    /// from σ(K × the evaluation of the default weights), `names` the tuned parameters.
+    pub(in crate::tune::texel) fn known_weights(names: &[&str]) -> Known {
         let specs = XiangqiGame::specs();
-        let names = ["rook", "horse", "cannon", "mobility_rook", "hanging"];
         let tuned: Vec<usize> = names
             .iter()
             .map(|n| specs.iter().position(|s| s.name == *n).unwrap())
@@ -657,45 +686,80 @@ mod tests {
                 target.push(&all, &slot, &truth, result);
             }
         }
-        // Start far from the truth: every tuned weight 30% off, up or down (K is fitted to
-        // the start, so a start scaled as a whole would scale the fit).
-        let start: Vec<f64> = tuned
-            .iter()
-            .enumerate()
-            .map(|(j, &i)| truth[i] as f64 * if j % 2 == 0 { 0.7 } else { 1.3 })
-            .collect();
-        let config = TexelConfig {
+        Known {
+            specs,
+            tuned,
+            truth,
+            on,
+            held,
+        }
+    }
+
+    impl Known {
+        /// A start far from the truth: every tuned weight 30% off, up or down (K is fitted
+        /// to the start, so a start scaled as a whole would scale the fit).
+        pub fn start(&self) -> Vec<f64> {
+            let (tuned, truth) = (&self.tuned, &self.truth);
+            tuned
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| truth[i] as f64 * if j % 2 == 0 { 0.7 } else { 1.3 })
+                .collect()
+        }
+
+        /// The tuned parameters' specs.
+        pub fn bounds(&self) -> Vec<Spec> {
+            self.tuned.iter().map(|&i| self.specs[i].clone()).collect()
+        }
+
+        /// Every tuned weight of `theta` within 10% (or 3) of the truth.
+        pub fn assert_found(&self, theta: &[f64]) {
+            for (j, &i) in self.tuned.iter().enumerate() {
+                let want = self.truth[i] as f64;
+                let tolerance = (0.1 * want.abs()).max(3.0);
+                assert!(
+                    (theta[j] - want).abs() <= tolerance,
+                    "{}: found {:.1}, truth {want}",
+                    self.specs[i].name,
+                    theta[j]
+                );
+            }
+        }
+    }
+
+    /// A fit's settings for known weights: `epochs` passes, the rest as the tests want.
+    pub(in crate::tune::texel) fn known_config(epochs: usize) -> TexelConfig {
+        TexelConfig {
             games: 2,
             positions_per_game: 1,
-            epochs: 1500,
+            epochs,
             learning_rate: 2.0,
             prior: 0.05,
             holdout: 0.1,
             window: None,
             mentor: None,
-        };
-        let bounds: Vec<Spec> = tuned.iter().map(|&i| specs[i].clone()).collect();
-        let f = fit(&on, &held, &start, &start, &bounds, &config);
-        assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
-        for (j, &i) in tuned.iter().enumerate() {
-            let want = truth[i] as f64;
-            let tolerance = (0.1 * want.abs()).max(3.0);
-            assert!(
-                (f.theta[j] - want).abs() <= tolerance,
-                "{}: fitted {:.1}, truth {want}",
-                specs[i].name,
-                f.theta[j]
-            );
+            twins: None,
         }
+    }
+
+    /// The fit must find the weights behind the results again.
+    #[test]
+    fn the_fit_recovers_known_weights() {
+        let known = known_weights(&["rook", "horse", "cannon", "mobility_rook", "hanging"]);
+        let (start, bounds, config) = (known.start(), known.bounds(), known_config(1500));
+        let (on, held) = (&known.on, &known.held);
+        let f = fit(on, held, &start, &start, &bounds, &config);
+        assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
+        known.assert_found(&f.theta);
         // A tight prior holds the weights at its centre, the anchor, wherever the fit starts.
         let tight = TexelConfig {
             prior: 0.0005,
             ..config
         };
-        let truth_tuned: Vec<f64> = tuned.iter().map(|&i| truth[i] as f64).collect();
-        let held_at_start = fit(&on, &held, &start, &start, &bounds, &tight);
-        let pulled_to_truth = fit(&on, &held, &start, &truth_tuned, &bounds, &tight);
-        for j in 0..tuned.len() {
+        let truth_tuned: Vec<f64> = known.tuned.iter().map(|&i| known.truth[i] as f64).collect();
+        let held_at_start = fit(on, held, &start, &start, &bounds, &tight);
+        let pulled_to_truth = fit(on, held, &start, &truth_tuned, &bounds, &tight);
+        for j in 0..known.tuned.len() {
             let near = |x: f64, want: f64| (x - want).abs() <= (0.05 * want.abs()).max(2.0);
             assert!(
                 near(held_at_start.theta[j], start[j]),

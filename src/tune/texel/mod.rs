@@ -1,7 +1,9 @@
 //! Fitting the evaluation on the positions of self-play games ("Texel tuning"): a step plays
 //! self-play games with the current weights, keeps them in `data/step-NNNN.txt`, and fits the
-//! weights on the quiet positions of the data so far ([`fit`]).
+//! weights on the quiet positions of the data so far ([`fit`]), by gradient descent or by the
+//! GA of mirrored twins ([`evolve`]).
 
+pub mod evolve;
 pub mod fit;
 
 use super::config::{Config, ConfigError};
@@ -87,6 +89,9 @@ impl View for TexelView {
         format!("held-out loss {:.5}", r.held_out)
     }
 }
+
+/// The stream purpose of a fit by twins.
+const EVOLVING: u64 = 3;
 
 /// Node budgets of a step's self-play: from 80% to 120% of the environment's.
 const SELF_PLAY_BUDGETS: usize = 64;
@@ -307,9 +312,21 @@ impl Method for Texel {
         drop(games);
         // The prior is centred on the run's start.
         let anchor = theta::initial(setup);
-        let fit = step
-            .runner
-            .install(|| fit::fit(&fit_on, &held_out, &state.theta, &anchor, &specs, &self.config));
+        let fit = step.runner.install(|| match &self.config.twins {
+            Some(_) => {
+                let mut rng = stream(setup.seed, number, EVOLVING);
+                evolve::evolve(
+                    &fit_on,
+                    &held_out,
+                    &state.theta,
+                    &anchor,
+                    &specs,
+                    &self.config,
+                    &mut rng,
+                )
+            }
+            None => fit::fit(&fit_on, &held_out, &state.theta, &anchor, &specs, &self.config),
+        });
         let seconds = step.started.elapsed().as_secs_f64();
         let row = TexelRow {
             step: number,
