@@ -556,9 +556,5 @@ impl Ga {
 
 /// The tuned parameters' bounds.
 fn bounds(setup: &Setup) -> Bounds {
-    let specs = setup.tuned.iter().map(|&i| &setup.specs[i]);
-    Bounds {
-        min: specs.clone().map(|s| f64::from(s.min)).collect(),
-        max: specs.map(|s| f64::from(s.max)).collect(),
-    }
+    Bounds::of(setup.tuned.iter().map(|&i| &setup.specs[i]))
 }

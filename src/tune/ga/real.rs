@@ -5,6 +5,7 @@
 //! (self-adaptation, as evolution strategies do), so that step sizes that breed winners
 //! spread with them.
 
+use crate::params::Spec;
 use crate::tune::theta::normal;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -127,6 +128,14 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The bounds of the parameters `specs` describe, in their order.
+    pub fn of<'a>(specs: impl Iterator<Item = &'a Spec> + Clone) -> Bounds {
+        Bounds {
+            min: specs.clone().map(|s| f64::from(s.min)).collect(),
+            max: specs.map(|s| f64::from(s.max)).collect(),
+        }
+    }
+
     pub(super) fn clamp(&self, k: usize, v: f64) -> f64 {
         v.clamp(self.min[k], self.max[k])
     }

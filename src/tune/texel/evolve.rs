@@ -66,10 +66,9 @@ impl TwinsFit {
 }
 
 /// Evolves the tuned parameters from `theta` for `config.epochs` generations of twins (as
-/// `config.twins` sets them) on the
-/// loss at K (fitted to `theta` first, then held) plus the prior centred on `anchor`, the
-/// same objective [`super::fit::fit`] descends; keeps the centre with the lowest held-out
-/// loss. Every random choice comes from `rng`, and the losses are summed in a fixed order,
+/// `config.twins` sets them) on the loss at K (fitted to `theta` first, then held) plus the
+/// prior centred on `anchor`, the objective [`super::fit::fit`] descends; keeps the centre
+/// with the lowest held-out loss. Every random choice comes from `rng`, and the losses are summed in a fixed order,
 /// so the result is the same on any number of threads.
 pub fn evolve(
     fit_on: &Samples,
@@ -82,10 +81,7 @@ pub fn evolve(
 ) -> Fit {
     let settings = config.twins.clone().unwrap_or_default();
     let k = fit_k(fit_on, theta);
-    let bounds = Bounds {
-        min: specs.iter().map(|s| f64::from(s.min)).collect(),
-        max: specs.iter().map(|s| f64::from(s.max)).collect(),
-    };
+    let bounds = Bounds::of(specs.iter());
     let pull = prior_pull(specs, config.prior, fit_on.len());
     let objective = |x: &[f64]| {
         let prior: f64 = x
