@@ -16,7 +16,7 @@ use crate::arena::{Agent, Fixture, OutsideEngine};
 use crate::game::{Budget, Game, GameRecord, Limit};
 use crate::params::Spec;
 use crate::tune::observe::{Chart, View};
-use fit::{TexelConfig, TexelError};
+use fit::{Samples, TexelConfig, TexelError};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -108,6 +108,64 @@ impl Texel {
         s.texel
             .as_ref()
             .ok_or_else(|| ConfigError::Invalid("method = \"texel\" needs a \"texel\" section".to_string()))
+    }
+
+    /// The games of the steps the fit sees at step `number` (its `window`, else all), each
+    /// keyed by its step and place so that sampling does not depend on the window's start.
+    fn window<G: Game>(&self, dir: &Path, number: usize) -> Result<Vec<(u64, fit::DataGame<G>)>, RunError> {
+        let first = number
+            .saturating_sub(self.config.window.unwrap_or(number) - 1)
+            .max(1);
+        let mut games = Vec::new();
+        for g in first..=number {
+            let read = fit::read_data::<G>(&data_path(dir, g)).map_err(method_error)?;
+            games.extend(
+                read.into_iter()
+                    .enumerate()
+                    .map(|(n, game)| (((g as u64) << 32) | n as u64, game)),
+            );
+        }
+        Ok(games)
+    }
+
+    /// The step's mentor, if the fit has one: the outside engine it names, else the game's
+    /// own engine with the weights the step began with.
+    fn mentor<G: Game>(&self, state: &ThetaState, setup: &Setup) -> Result<Option<fit::Mentor<G>>, RunError> {
+        let Some(m) = &self.config.mentor else {
+            return Ok(None);
+        };
+        let agent = match &self.outside {
+            Some(engine) => Agent::Outside(engine.clone()),
+            None => Agent::Weights(
+                G::weights(&theta::params(setup, &state.theta)).map_err(|e| RunError::Method(Box::new(e)))?,
+            ),
+        };
+        Ok(Some(fit::Mentor {
+            agent,
+            limit: Limit::Depth(m.depth),
+            blend: m.blend,
+        }))
+    }
+
+    /// The fit of step `number` from `theta`, by Adam or by the twins, its prior centred on
+    /// the run's start.
+    fn fit(
+        &self,
+        fit_on: &Samples,
+        held_out: &Samples,
+        theta: &[f64],
+        setup: &Setup,
+        number: usize,
+    ) -> fit::Fit {
+        let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
+        let anchor = theta::initial(setup);
+        match &self.config.twins {
+            Some(_) => {
+                let mut rng = stream(setup.seed, number, EVOLVING);
+                evolve::evolve(fit_on, held_out, theta, &anchor, &specs, &self.config, &mut rng)
+            }
+            None => fit::fit(fit_on, held_out, theta, &anchor, &specs, &self.config),
+        }
     }
 }
 
@@ -267,34 +325,8 @@ impl Method for Texel {
         let number = step.number;
         let data = data_path(step.dir, number);
         crate::fsutil::write_atomic(&data, fit::data_text::<G>(&records).as_bytes()).map_err(io(&data))?;
-        let first = number
-            .saturating_sub(self.config.window.unwrap_or(number) - 1)
-            .max(1);
-        let mut games = Vec::new();
-        for g in first..=number {
-            let read = fit::read_data::<G>(&data_path(step.dir, g)).map_err(method_error)?;
-            games.extend(
-                read.into_iter()
-                    .enumerate()
-                    .map(|(n, game)| (((g as u64) << 32) | n as u64, game)),
-            );
-        }
-        let specs: Vec<Spec> = setup.tuned.iter().map(|&i| setup.specs[i].clone()).collect();
-        // The game's own engine mentors with the weights the step began with.
-        let mentor = match &self.config.mentor {
-            Some(m) => Some(fit::Mentor::<G> {
-                agent: match &self.outside {
-                    Some(engine) => Agent::Outside(engine.clone()),
-                    None => Agent::Weights(
-                        G::weights(&theta::params(setup, &state.theta))
-                            .map_err(|e| RunError::Method(Box::new(e)))?,
-                    ),
-                },
-                limit: Limit::Depth(m.depth),
-                blend: m.blend,
-            }),
-            None => None,
-        };
+        let games = self.window::<G>(step.dir, number)?;
+        let mentor = self.mentor::<G>(state, setup)?;
         let (fit_on, held_out) = step
             .runner
             .install(|| {
@@ -310,23 +342,9 @@ impl Method for Texel {
             })
             .map_err(method_error)?;
         drop(games);
-        // The prior is centred on the run's start.
-        let anchor = theta::initial(setup);
-        let fit = step.runner.install(|| match &self.config.twins {
-            Some(_) => {
-                let mut rng = stream(setup.seed, number, EVOLVING);
-                evolve::evolve(
-                    &fit_on,
-                    &held_out,
-                    &state.theta,
-                    &anchor,
-                    &specs,
-                    &self.config,
-                    &mut rng,
-                )
-            }
-            None => fit::fit(&fit_on, &held_out, &state.theta, &anchor, &specs, &self.config),
-        });
+        let fit = step
+            .runner
+            .install(|| self.fit(&fit_on, &held_out, &state.theta, setup, number));
         let seconds = step.started.elapsed().as_secs_f64();
         let row = TexelRow {
             step: number,
