@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's methods table: every tuning method's output at one game budget (the weight file
-# the row ships) and at one wall-clock budget (the champion its run had after HOURS hours of
-# tuning, `qitune export --hours`), each measured by GAMES games at NODES nodes a move on
-# held-out openings against the hand-set weights. Prints the table as Markdown; writes the
+# the row ships) and at wall-clock budgets (the champion its run had after each of HOURS hours
+# of tuning, `qitune export --hours`; HOURS is one figure or several with commas, e.g.
+# 0.333,1), each measured by GAMES games at NODES nodes a move on held-out openings against
+# the hand-set weights. Prints the table as Markdown; writes the
 # plot of the runs' validations against tuning games within the table's budget of 144,000
 # (`qitune report --compare --games`) to SVG when given.
 # Usage: scripts/methods-table.sh [RUNS] [HOURS] [GAMES] [NODES] [SVG]
@@ -11,6 +12,8 @@
 set -euo pipefail
 runs=${1:-experiments}
 hours=${2:-0.5}
+[[ $hours =~ ^[0-9.]+(,[0-9.]+)*$ ]] || { echo "methods-table: HOURS '$hours' is not a list of numbers" >&2; exit 2; }
+IFS=',' read -r -a budgets <<<"$hours"
 games=${3:-2000}
 nodes=${4:-2000}
 svg=${5:-}
@@ -41,8 +44,14 @@ print("%+.1f ± %.1f (%d-%d-%d)" % (m["elo"], m["elo_error"], m["wins"], m["loss
         "$tmp/m.json"
 }
 
-echo "| method (configuration) | weight file | tuning games | against hand-set | after $hours h of tuning |"
-echo "| --- | --- | --- | --- | --- |"
+head="| method (configuration) | weight file | tuning games | against hand-set |"
+rule="| --- | --- | --- | --- |"
+for h in "${budgets[@]}"; do
+    head+=" after $h h of tuning |"
+    rule+=" --- |"
+done
+echo "$head"
+echo "$rule"
 compare=()
 for row in "${rows[@]}"; do
     IFS='|' read -r label config run weights <<<"$row"
@@ -50,17 +59,21 @@ for row in "${rows[@]}"; do
     spent=$(python3 -c 'import json, sys
 print(format(json.load(open(sys.argv[1]))["provenance"]["games"], ","))' "$weights")
     full=$(measure "$weights")
-    timed="(no run folder $runs/$run)"
-    if [[ -d "$runs/$run" ]]; then
-        compare+=("$runs/$run")
-        if "$bin" export --run "$runs/$run" --hours "$hours" --out "$tmp/h.json" --force \
-            >/dev/null 2>"$tmp/err"; then
-            timed=$(measure "$tmp/h.json")
-        else
-            timed="($(tr -d '\n' <"$tmp/err"))"
+    line="| $label (\`$config\`) | \`$weights\` | $spent | $full |"
+    [[ -d "$runs/$run" ]] && compare+=("$runs/$run")
+    for h in "${budgets[@]}"; do
+        timed="(no run folder $runs/$run)"
+        if [[ -d "$runs/$run" ]]; then
+            if "$bin" export --run "$runs/$run" --hours "$h" --out "$tmp/h.json" --force \
+                >/dev/null 2>"$tmp/err"; then
+                timed=$(measure "$tmp/h.json")
+            else
+                timed="($(tr -d '\n' <"$tmp/err"))"
+            fi
         fi
-    fi
-    echo "| $label (\`$config\`) | \`$weights\` | $spent | $full | $timed |"
+        line+=" $timed |"
+    done
+    echo "$line"
 done
 if [[ -n "$svg" && ${#compare[@]} -gt 0 ]]; then
     "$bin" report --compare "${compare[@]}" --games 144000 --out "$svg" --force >/dev/null

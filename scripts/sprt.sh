@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An SPRT of search knobs or a weight file against the built-in defaults at a real clock, both sides
 # `qitune engine` played as outside engines (UCI, Hash 16 MB, one thread each), from the
-# middlegame set in random order. The test's files live in experiments/sprt/NAME/ (the two
+# middlegame set (or POSITIONS) in random order. The test's files live in experiments/sprt/NAME/ (the two
 # engine descriptions, games.pgn, result.json, and `bench`: the defaults' bench count when it
 # began); running the same command again after a stop, a crash or the end of a sitting goes
 # on from the games in games.pgn (a test already decided says so and stops), unless the
@@ -14,7 +14,11 @@
 # --weights` with the copy, so the test resumes without the original); knobs set after it
 # override its values.
 # Environment: TC (default 2+0.02), GAMES_AT_ONCE (default 2), BOUNDS (Elo0,Elo1; default
-# 0,10), MAX_GAMES (default 20000). The seed of the opening order comes from NAME.
+# 0,10), MAX_GAMES (default 20000), BASE (a weight file the base plays instead of the
+# built-in set, copied as base-weights.json; e.g. a tuned set against the set it started
+# from), POSITIONS (default positions/xiangqi-middlegames.epd; a tuned set is judged on
+# positions/xiangqi-holdout.epd, which no tuning game used). The seed of the opening order
+# comes from NAME.
 set -euo pipefail
 usage() {
     echo "usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...] (see the comment at its top)" >&2
@@ -32,6 +36,14 @@ if [[ $1 == *.json ]]; then
     weights=$(realpath "$weights")
 fi
 [[ -n $weights ]] || (($# >= 1)) || usage
+base_weights=${BASE:-}
+if [[ -n $base_weights ]]; then
+    [[ -r $base_weights ]] || { echo "error: cannot read the base's weight file '$base_weights'" >&2; exit 2; }
+    base_weights=$(realpath "$base_weights")
+fi
+positions=${POSITIONS:-positions/xiangqi-middlegames.epd}
+[[ -r $positions ]] || { echo "error: cannot read the positions '$positions'" >&2; exit 2; }
+positions=$(realpath "$positions")
 options='"Hash": 16'
 for setting in "$@"; do
     [[ $setting =~ ^([a-z_]+)=(-?[0-9]+)$ ]] || { echo "error: '$setting' is not KNOB=INTEGER" >&2; exit 2; }
@@ -46,6 +58,7 @@ for setting in "$@"; do
 done
 # The engine would only refuse a bad weight file at the first game: check it now.
 [[ -z $weights ]] || target/release/qitune bench --weights "$weights" >/dev/null
+[[ -z $base_weights ]] || target/release/qitune bench --weights "$base_weights" >/dev/null
 dir=experiments/sprt/$name
 # A decided test is a record, whether or not its games are still kept beside it.
 if grep -qs '"decision": "H' "$dir/result.json"; then
@@ -77,10 +90,15 @@ if [[ -n $weights ]]; then
     args+=', "--weights", "weights.json"'
 fi
 describe "$name" "$args" "$options" >"$dir/candidate.json"
-describe base '"engine"' '"Hash": 16' >"$dir/base.json"
+base_args='"engine"'
+if [[ -n $base_weights ]]; then
+    [[ $base_weights -ef $dir/base-weights.json ]] || cp "$base_weights" "$dir/base-weights.json"
+    base_args+=', "--weights", "base-weights.json"'
+fi
+describe base "$base_args" '"Hash": 16' >"$dir/base.json"
 
 seed=$(($(printf '%s' "$name" | cksum | cut -d' ' -f1) % 1000))
 exec target/release/qitune match --a "$dir/candidate.json" --b "$dir/base.json" \
     --tc "${TC:-2+0.02}" --sprt="${BOUNDS:-0,10}" --games "${MAX_GAMES:-20000}" \
-    --positions positions/xiangqi-middlegames.epd --order random --seed "$seed" \
+    --positions "$positions" --order random --seed "$seed" \
     --threads "${GAMES_AT_ONCE:-2}" --pgn "$dir/games.pgn" --json "$dir/result.json" "${go_on[@]}"

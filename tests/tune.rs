@@ -218,7 +218,7 @@ fn export_writes_a_loadable_weight_file() {
             .stdout(predicates::str::contains(expected));
     }
     for (flag, needle) in [
-        ("--games=11", "finished no generation within 11 tuning games"),
+        ("--games=11", "has no champion within 11 tuning games"),
         ("--hours=0", "--hours must be a positive number of hours"),
     ] {
         let run = run.to_str().unwrap();
@@ -725,6 +725,42 @@ fn spsa_fitting_and_es_runs_resume_to_the_same_files_on_any_thread_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Adjudicated tuning games end as soon as both players' scores agree; validation games are
+/// played out whatever the rule.
+#[test]
+fn adjudication_ends_tuning_games_early() {
+    let dir = scratch("adjudication");
+    let plain = method_config(&dir, "spsa", r#"{"iterations":6,"pairs":1}"#);
+    let text = std::fs::read_to_string(&plain).unwrap();
+    let judged = |name: &str, rule: &str| {
+        let path = dir.join(format!("{name}.json"));
+        let rule = format!(r#""adjudication":{rule},"seed":9"#);
+        std::fs::write(&path, text.replace(r#""seed":9"#, &rule)).unwrap();
+        tune(&path, &dir.join(name), &["--generations", "2"]);
+    };
+    // A loss as soon as both players see one side ahead at all; a draw whatever they see.
+    judged("resign", r#"{"resign":{"score":1,"moves":1}}"#);
+    judged("draw", r#"{"draw":{"score":100000,"moves":1,"after":0}}"#);
+    tune(&plain, &dir.join("plain"), &["--generations", "2"]);
+    let column = |runs: &str, file: &str, name: &str| -> Vec<u64> {
+        let text = std::fs::read_to_string(dir.join(runs).join("m").join(file)).unwrap();
+        let mut lines = text.lines();
+        let at = lines.next().unwrap().split(',').position(|c| c == name).unwrap();
+        lines
+            .map(|l| l.split(',').nth(at).unwrap().parse().unwrap())
+            .collect()
+    };
+    assert_eq!(column("resign", "steps.csv", "draws"), [0, 0]);
+    assert!(column("plain", "steps.csv", "draws").iter().sum::<u64>() > 0);
+    assert_eq!(column("draw", "steps.csv", "plus_wins"), [0, 0]);
+    assert_eq!(column("draw", "steps.csv", "minus_wins"), [0, 0]);
+    // Every tuning game drawn, the validation's games still decided some.
+    let decided =
+        |runs: &str| column(runs, "validation.csv", "wins")[0] + column(runs, "validation.csv", "losses")[0];
+    assert!(decided("draw") > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A run in stages: a GA stage, then SPSA from the GA's best validated champion, each in its
 /// own folder; a run stopped between the stages resumes to the same files.
 #[test]
@@ -801,7 +837,8 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
         let (_, games) = columns.into_iter().find(|(name, _)| name == "games").unwrap();
         games.into_iter().map(|(_, n)| n as u64).collect()
     };
-    let stage_1: u64 = games_of("stage-1", "generations.csv").iter().sum();
+    let generations = games_of("stage-1", "generations.csv");
+    let stage_1: u64 = generations.iter().sum();
     let stage_2 = games_of("stage-2", "steps.csv");
     let export_within = |games: u64| {
         let mut cmd = qitune();
@@ -816,10 +853,18 @@ fn a_run_in_stages_starts_each_stage_from_the_last_ones_best() {
         .args(["--games", &games.to_string()]);
         cmd.assert()
     };
+    // A budget that ends in the first stage takes its champion from there.
     export_within(stage_1)
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "generation {} champion",
+            generations.len()
+        )));
+    let none = generations[0] - 1;
+    export_within(none)
         .failure()
         .stderr(predicates::str::contains(format!(
-            "finished no step within {stage_1} tuning games"
+            "has no champion within {none} tuning games"
         )));
     export_within(stage_1 + stage_2[0])
         .success()

@@ -50,9 +50,8 @@ pub fn run(mut args: Args) -> Result<()> {
             args.run.display()
         );
     }
-    let config_path = args.run.join("config.json");
-    let config: Config = read_json(&config_path)?;
-    let unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
+    let mut config: Config = read_json(&args.run.join("config.json"))?;
+    let mut unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
     let budget = match (args.games, args.hours) {
         (Some(n), _) => Some(Spent::Games(n)),
         (None, Some(h)) if h.is_finite() && h > 0.0 => Some(Spent::Hours(h)),
@@ -61,13 +60,22 @@ pub fn run(mut args: Args) -> Result<()> {
     };
     let generation = match (args.gen, budget, args.best) {
         (Some(g), _, _) => g,
-        (None, Some(budget), _) => last_within(&args.run, budget)?.with_context(|| {
-            let within = match budget {
-                Spent::Games(n) => format!("{n} tuning games"),
-                Spent::Hours(h) => format!("{h} hours of tuning"),
-            };
-            format!("{} finished no {unit} within {within}", args.run.display())
-        })?,
+        (None, Some(budget), _) => {
+            let (stage, step) = last_within(&args.run, budget)?.with_context(|| {
+                let within = match budget {
+                    Spent::Games(n) => format!("{n} tuning games"),
+                    Spent::Hours(h) => format!("{h} hours of tuning"),
+                };
+                format!("{} has no champion within {within}", args.run.display())
+            })?;
+            // The budget may end in an earlier stage, of another method.
+            if stage != args.run {
+                args.run = stage;
+                config = read_json(&args.run.join("config.json"))?;
+                unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
+            }
+            step
+        }
         (None, None, true) => {
             let rows = validations(&args.run)?;
             best_validation(&rows)
@@ -86,6 +94,7 @@ pub fn run(mut args: Args) -> Result<()> {
     super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
+    let config_path = args.run.join("config.json");
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let retired = subject::retired(&config);
     let params = Params::from_weight_file(&file, &file.game, &specs, retired)

@@ -369,14 +369,18 @@ pub struct GameRecord<M> {
 
 /// Optional early ends by agreement of the engines' scores.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Adjudication {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resign: Option<Resign>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<DrawRule>,
 }
 
 /// A side loses when, for the last `moves` moves of each side, both engines' scores put it
 /// behind by at least `score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Resign {
     pub score: i32,
     pub moves: usize,
@@ -385,6 +389,7 @@ pub struct Resign {
 /// After ply `after`, a draw when for the last `moves` moves of each side every score is
 /// within `score` of zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DrawRule {
     pub score: i32,
     pub moves: usize,
@@ -392,13 +397,40 @@ pub struct DrawRule {
 }
 
 impl Adjudication {
+    /// Whether no rule is set: every game is played out.
+    pub fn is_off(&self) -> bool {
+        self.resign.is_none() && self.draw.is_none()
+    }
+
+    /// Names what is wrong with a rule: a resignation's score and moves must be positive, a
+    /// draw's score must not be negative and its moves must be positive.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(r) = self.resign {
+            if r.score <= 0 || r.moves == 0 {
+                return Err(format!(
+                    "resign: score {} and moves {} must be positive",
+                    r.score, r.moves
+                ));
+            }
+        }
+        if let Some(d) = self.draw {
+            if d.score < 0 || d.moves == 0 {
+                return Err(format!(
+                    "draw: score {} must not be negative and moves {} must be positive",
+                    d.score, d.moves
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The adjudicated outcome after the moves in `record`, if any.
     pub fn judge<M>(&self, record: &GameRecord<M>) -> Option<(Option<Seat>, Ending)> {
         let n = record.scores.len();
         // Scores turned to the first seat's point of view.
         let first_view = |i: usize| record.mover(i).sign() * record.scores[i];
         if let Some(Resign { score, moves }) = self.resign {
-            let k = 2 * moves;
+            let k = moves.saturating_mul(2);
             if moves > 0 && n >= k {
                 if (n - k..n).all(|i| first_view(i) >= score) {
                     return Some((Some(Seat::First), Ending::Resignation));
@@ -409,7 +441,7 @@ impl Adjudication {
             }
         }
         if let Some(DrawRule { score, moves, after }) = self.draw {
-            let k = 2 * moves;
+            let k = moves.saturating_mul(2);
             if moves > 0 && n >= after.max(k) && (n - k..n).all(|i| record.scores[i].abs() <= score) {
                 return Some((None, Ending::AgreedDraw));
             }

@@ -2,7 +2,7 @@
 
 pub use super::error::{from_value, ConfigError};
 use crate::arena::OutsideEngine;
-use crate::game::Budget;
+use crate::game::{Adjudication, Budget};
 use crate::params::Spec;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -53,6 +53,13 @@ pub struct Config {
     /// A game reaching this many plies is a draw.
     #[serde(default = "default_max_plies")]
     pub max_plies: usize,
+    /// Early ends of the tuning games when both players' scores agree (`resign`: a loss for
+    /// the side both see behind by `score` for `moves` moves each; `draw`: after ply `after`,
+    /// every score within `score` of zero for `moves` moves each). Fewer plies spent on
+    /// games already decided, and fewer decided games drawn by the ply cap; validation
+    /// games are always played out, so runs with and without it compare.
+    #[serde(default, skip_serializing_if = "Adjudication::is_off")]
+    pub adjudication: Adjudication,
     /// Match conditions, changing at the given generations (the paper's environment change).
     pub environments: Vec<Environment>,
     /// Games of the run's best against a fixed anchor on held-out positions, every so many
@@ -200,6 +207,9 @@ impl Config {
         if self.max_plies == 0 {
             return Err(ConfigError::Invalid("max_plies must be at least 1".to_string()));
         }
+        self.adjudication
+            .check()
+            .map_err(|reason| ConfigError::at("adjudication", reason))?;
         self.evolved(specs)?;
         if self.init == Init::Weights && self.base_weights.is_none() {
             return Err(ConfigError::Invalid(
@@ -301,6 +311,7 @@ impl Config {
             ("evolve", self.evolve == started.evolve),
             ("init", self.init == started.init),
             ("max_plies", self.max_plies == started.max_plies),
+            ("adjudication", self.adjudication == started.adjudication),
             ("environments", schedule(self) == schedule(started)),
             ("validation", validation(self) == validation(started)),
             ("engine", self.engine == started.engine),
@@ -636,5 +647,39 @@ mod tests {
         assert!(config(&held_out.replace(r#""games":100"#, r#""games":7"#))
             .unwrap_err()
             .contains("even number"));
+    }
+
+    #[test]
+    fn adjudication_is_read_and_checked() {
+        let with =
+            |rule: &str| config(&OK.replace(r#""seed":1,"#, &format!(r#""seed":1,"adjudication":{rule},"#)));
+        let c =
+            with(r#"{"resign":{"score":500,"moves":3},"draw":{"score":10,"moves":8,"after":80}}"#).unwrap();
+        assert_eq!(
+            c.adjudication.resign,
+            Some(crate::game::Resign { score: 500, moves: 3 })
+        );
+        assert_eq!(c.adjudication.draw.map(|d| d.after), Some(80));
+        // Off unless given, and then not written into the run's saved configuration.
+        let off = config(OK).unwrap();
+        assert!(off.adjudication.is_off());
+        assert!(!serde_json::to_string(&off).unwrap().contains("adjudication"));
+        assert!(with(r#"{"resign":{"score":0,"moves":3}}"#)
+            .unwrap_err()
+            .contains("adjudication: resign: score 0 and moves 3 must be positive"));
+        assert!(with(r#"{"draw":{"score":10,"moves":0,"after":80}}"#)
+            .unwrap_err()
+            .contains("adjudication: draw: score 10 must not be negative and moves 0 must be positive"));
+        assert!(with(r#"{"resign":{"score":500,"move":3}}"#)
+            .unwrap_err()
+            .contains("unknown field `move`"));
+        // A run resumed with another rule is another run.
+        let mut other = off.clone();
+        other.adjudication = c.adjudication;
+        assert!(other
+            .check_same_run(&off)
+            .unwrap_err()
+            .to_string()
+            .contains("'adjudication' differs"));
     }
 }

@@ -18,7 +18,7 @@ pub use super::observe::{Faults, Progress, StepReport};
 use super::subject::{resolve_engine, Subject};
 use crate::arena::Player;
 use crate::arena::{read_positions, tally_players, Conditions, Fixture, Runner, Schedule};
-use crate::game::{Budget, Game, GameRecord};
+use crate::game::{Adjudication, Budget, Game, GameRecord};
 use crate::params::Params;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -434,13 +434,15 @@ impl<G: Game, M: Method> Run<G, M> {
         Ok(runner)
     }
 
-    /// Plays `batch` from `positions` under the run's conditions, tables sized for `budget`.
+    /// Plays `batch` from `positions` under the run's conditions, tables sized for `budget`,
+    /// ending games early by `adjudication`.
     fn play(
         &self,
         runner: &Runner,
         batch: &Batch,
         positions: &[G::Board],
         budget: Budget,
+        adjudication: Adjudication,
         done: impl Fn() + Sync,
     ) -> Result<Vec<GameRecord<G::Move>>, RunError> {
         let players: Vec<Player<G::Weights>> = batch
@@ -457,6 +459,7 @@ impl<G: Game, M: Method> Run<G, M> {
             fixtures: &batch.fixtures,
             conditions: Conditions {
                 max_plies: self.config.max_plies,
+                adjudication,
                 ..Conditions::for_budget(budget)
             },
         };
@@ -520,7 +523,8 @@ impl<G: Game, M: Method> Run<G, M> {
         let (mut batch, mut pending) = self.method.ask(&self.state, &step, &self.setup())?;
         let mut faults = Faults::default();
         let outcome = loop {
-            let records = self.play(&runner, &batch, positions, budget, done)?;
+            let adjudication = self.config.adjudication;
+            let records = self.play(&runner, &batch, positions, budget, adjudication, done)?;
             faults.add(&records);
             match self
                 .method
@@ -591,9 +595,15 @@ impl<G: Game, M: Method> Run<G, M> {
             .collect();
         let batch = Batch::at(vec![champion.clone(), validator.anchor.clone()], budget, fixtures);
         observe(Progress::Validating(batch.fixtures.len()));
-        let records = self.play(runner, &batch, &validator.positions, budget, || {
-            observe(Progress::Game)
-        })?;
+        // Played out: a validation measures the same way in every run.
+        let records = self.play(
+            runner,
+            &batch,
+            &validator.positions,
+            budget,
+            Adjudication::default(),
+            || observe(Progress::Game),
+        )?;
         faults.add(&records);
         let wdl = tally_players(&batch.fixtures, &records, 2)[0];
         let elo = wdl.elo();

@@ -110,10 +110,22 @@ pub enum Spent {
     Hours(f64),
 }
 
-/// The last generation of the run in `dir` whose tuning, earlier stages' included, stayed
-/// within `budget`: the champion a run of that budget would have ended with. `None` when
-/// even the first generation went past it.
-pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError> {
+/// The last generation, and the stage folder holding it, whose tuning (earlier stages'
+/// included) stayed within `budget`: the champion a run of that budget would have ended
+/// with. For a stage of a run in stages, a budget spent before it began ends in an earlier
+/// stage. `None` when even the run's first generation went past it.
+pub fn last_within(dir: &Path, budget: Spent) -> Result<Option<(PathBuf, usize)>, RunError> {
+    let earlier = super::stages::earlier_stages(dir);
+    for stage in std::iter::once(dir.to_path_buf()).chain(earlier.into_iter().rev()) {
+        if let Some(step) = last_within_stage(&stage, budget)? {
+            return Ok(Some((stage, step)));
+        }
+    }
+    Ok(None)
+}
+
+/// [`last_within`] in the folder `dir` alone.
+fn last_within_stage(dir: &Path, budget: Spent) -> Result<Option<usize>, RunError> {
     let config: Config = super::folder::read_json(&dir.join("config.json"))?;
     let (games, seconds) = steps_spent(dir, &config)?;
     let (mut spent_games, mut spent_seconds) = spent_before(dir)?;
