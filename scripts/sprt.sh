@@ -57,8 +57,12 @@ for setting in "$@"; do
     grep -qx "${setting%%=*}" <<<"$known" || { echo "error: '${setting%%=*}' is not a parameter of qitune params" >&2; exit 2; }
 done
 # The engine would only refuse a bad weight file at the first game: check it now.
-[[ -z $weights ]] || target/release/qitune bench --weights "$weights" >/dev/null
-[[ -z $base_weights ]] || target/release/qitune bench --weights "$base_weights" >/dev/null
+loads() {
+    local said
+    said=$(target/release/qitune bench --weights "$1" 2>&1 >/dev/null) || { echo "$said" >&2; exit 2; }
+}
+[[ -z $weights ]] || loads "$weights"
+[[ -z $base_weights ]] || loads "$base_weights"
 dir=experiments/sprt/$name
 # A decided test is a record, whether or not its games are still kept beside it.
 if grep -qs '"decision": "H' "$dir/result.json"; then
