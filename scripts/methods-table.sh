@@ -35,13 +35,26 @@ rows=(
     "GA, then SPSA|xiangqi-ga-then-spsa.json|xiangqi-ga-then-spsa|examples/xiangqi-ga-then-spsa.json"
 )
 
-# Elo ± interval (wins-losses-draws) of weight file $1 against the hand-set weights.
+"$bin" params | awk 'NR > 1 && $2 ~ /^-?[0-9]+$/ {print $1, $2}' >"$tmp/defaults"
+
+# Elo ± interval (wins-losses-draws) of weight file $1 against the hand-set weights. A champion
+# already measured (the same values once defaults are filled in, as when a run finished within
+# a budget and its last champion is the shipped file) is not played again.
 measure() {
-    "$bin" match --a "$1" --b examples/xiangqi-hand-set.json --games "$games" --nodes "$nodes" \
-        --positions positions/xiangqi-holdout.epd --json "$tmp/m.json" --force --quiet >/dev/null
-    python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
+    local key
+    key=$(python3 -c 'import hashlib, json, sys
+defaults = dict(line.split() for line in open(sys.argv[2]))
+given = json.load(open(sys.argv[1]))["params"]
+values = {k: str(v) for k, v in given.items() if str(v) != defaults.get(k)}
+print(hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest())' "$1" "$tmp/defaults")
+    if [[ ! -f "$tmp/$key" ]]; then
+        "$bin" match --a "$1" --b examples/xiangqi-hand-set.json --games "$games" --nodes "$nodes" \
+            --positions positions/xiangqi-holdout.epd --json "$tmp/m.json" --force --quiet >/dev/null
+        python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
 print("%+.1f ± %.1f (%d-%d-%d)" % (m["elo"], m["elo_error"], m["wins"], m["losses"], m["draws"]), end="")' \
-        "$tmp/m.json"
+            "$tmp/m.json" >"$tmp/$key"
+    fi
+    cat "$tmp/$key"
 }
 
 head="| method (configuration) | weight file | tuning games | against hand-set |"

@@ -743,12 +743,9 @@ fn adjudication_ends_tuning_games_early() {
     judged("draw", r#"{"draw":{"score":100000,"moves":1,"after":0}}"#);
     tune(&plain, &dir.join("plain"), &["--generations", "2"]);
     let column = |runs: &str, file: &str, name: &str| -> Vec<u64> {
-        let text = std::fs::read_to_string(dir.join(runs).join("m").join(file)).unwrap();
-        let mut lines = text.lines();
-        let at = lines.next().unwrap().split(',').position(|c| c == name).unwrap();
-        lines
-            .map(|l| l.split(',').nth(at).unwrap().parse().unwrap())
-            .collect()
+        let columns = qitune::tune::folder::step_columns(&dir.join(runs).join("m").join(file)).unwrap();
+        let (_, points) = columns.into_iter().find(|(column, _)| column == name).unwrap();
+        points.into_iter().map(|(_, y)| y as u64).collect()
     };
     assert_eq!(column("resign", "steps.csv", "draws"), [0, 0]);
     assert!(column("plain", "steps.csv", "draws").iter().sum::<u64>() > 0);
