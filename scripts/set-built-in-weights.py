@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes a weight file's evaluation weights into the game's eval.rs as the built-in defaults:
-for Xiangqi (src/xiangqi/eval.rs) the scalar list and the piece-square values, for the
+for Xiangqi (src/xiangqi/eval/params.rs) the scalar list and the piece-square values, for the
 Amazons (src/amazons/eval.rs) every `Spec::weight`. Usage:
 
     python3 scripts/set-built-in-weights.py WEIGHTS.json
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-EVAL = SRC / "xiangqi" / "eval.rs"
+EVAL = SRC / "xiangqi" / "eval" / "params.rs"
 AMAZONS_EVAL = SRC / "amazons" / "eval.rs"
 FILES = "abcdefghi"
 
