@@ -599,6 +599,7 @@ mod tests {
                 "search_scale_lone_attacker",
                 "search_pv_iir",
                 "search_lmr_cut",
+                "search_tt_feedback",
                 "time_moves_left"
             ]
         );

@@ -66,6 +66,8 @@ knobs! {
         "search: on the PV, a node without a hash move is searched this many plies shallower, in place of a shallower search for a move first (0: that internal iterative deepening)";
     lmr_cut: i32 = 0, 0..=3, 2, "search_lmr_cut",
         "search: late-move reductions are this many plies more at a node expected to fail high (a cut node: Stockfish's and Pikafish-HCE's rule)";
+    tt_feedback: bool = 0, 0..=1, 1, "search_tt_feedback",
+        "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

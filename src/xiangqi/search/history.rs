@@ -152,6 +152,29 @@ impl Searcher {
             }
         }
     }
+
+    /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the
+    /// table (knob `search_tt_feedback`): a cut earns it what a searched cut would (no other
+    /// move was tried, so no maluses), a fail low costs it as much.
+    pub(super) fn learn_from_table(
+        &mut self,
+        board: &Board,
+        tt_move: Option<Move>,
+        cut: bool,
+        depth: i32,
+        ply: usize,
+    ) {
+        let Some(mv) = tt_move.filter(|m| board.piece_at(m.to()).is_none()) else {
+            return;
+        };
+        if cut {
+            self.reward_quiet(board, mv, depth, ply, 0..0, [None; 3]);
+        } else if let Some(piece) = board.piece_at(mv.from()) {
+            let malus = -history_bonus(depth);
+            self.history.update(piece, mv, malus);
+            self.cont.update(self.frames[ply].last, piece, mv, malus);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -77,6 +77,9 @@ impl Searcher {
             tt_move = tt_move.filter(|&m| board.is_legal(m));
             if let Some(h) = hit {
                 if !N::PV && h.depth >= depth && h.settles(alpha, beta) {
+                    if self.knobs.tt_feedback {
+                        self.learn_from_table(board, tt_move, h.score >= beta, depth, ply);
+                    }
                     return h.score;
                 }
             }
@@ -87,6 +90,7 @@ impl Searcher {
         let mut ev = StaticEval {
             eval: None,
             hit_eval: hit.and_then(|h| h.eval),
+            hit_bound: hit.filter(|_| self.knobs.tt_feedback).map(|h| (h.score, h.bound)),
             correction: if prunable { self.correction.get(board) } else { 0 },
             corrected: None,
         };

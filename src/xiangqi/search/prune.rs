@@ -38,6 +38,9 @@ pub(super) struct StaticEval {
     pub eval: Option<Score>,
     /// The table's stored evaluation of the position.
     pub hit_eval: Option<Score>,
+    /// The table's stored score and bound, where knob `search_tt_feedback` lets it refine
+    /// the evaluation.
+    pub hit_bound: Option<(Score, Bound)>,
     /// What the correction history adds (taken only where pruning may use it).
     pub correction: Score,
     /// The corrected evaluation as the cuts by evaluation took it, if they did.
@@ -70,7 +73,7 @@ impl Searcher {
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, at.ply).0)
             });
         }
-        ev.corrected = ev.eval.map(|e| e + ev.correction);
+        ev.corrected = refine_by_table(ev.eval.map(|e| e + ev.correction), ev.hit_bound);
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
         // margin a ply cuts the node without a search.
         if let Some(eval) = ev.corrected.filter(|_| reverse_futile) {
@@ -374,4 +377,46 @@ pub(super) fn gives_check_near(board: &Board, zone: Bitboard, mv: Move) -> bool 
 pub(super) fn has_attackers(board: &Board, color: Color) -> bool {
     (board.pieces(color, Role::Rook) | board.pieces(color, Role::Horse) | board.pieces(color, Role::Cannon))
         .any()
+}
+
+/// The corrected evaluation `corrected` refined by the table's score where its bound says
+/// the search found the position better (a lower bound above it) or worse (an upper bound
+/// below it) than the evaluation does: a searched score knows what the evaluation missed.
+/// A lower bound stands in where the evaluation was not even taken (the material estimate
+/// kept it below what any cut needs).
+fn refine_by_table(corrected: Option<Score>, hit: Option<(Score, Bound)>) -> Option<Score> {
+    let Some((score, bound)) = hit.filter(|&(s, _)| s.abs() < MATE_BOUND) else {
+        return corrected;
+    };
+    match (corrected, bound) {
+        (_, Bound::Exact) => Some(score),
+        (Some(e), Bound::Lower) => Some(e.max(score)),
+        (None, Bound::Lower) => Some(score),
+        (Some(e), Bound::Upper) => Some(e.min(score)),
+        (None, Bound::Upper) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_refines_the_evaluation_only_where_its_bound_says_more() {
+        // A lower bound lifts, never lowers; an upper bound lowers, never lifts.
+        assert_eq!(refine_by_table(Some(50), Some((120, Bound::Lower))), Some(120));
+        assert_eq!(refine_by_table(Some(50), Some((20, Bound::Lower))), Some(50));
+        assert_eq!(refine_by_table(Some(50), Some((20, Bound::Upper))), Some(20));
+        assert_eq!(refine_by_table(Some(50), Some((120, Bound::Upper))), Some(50));
+        assert_eq!(refine_by_table(Some(50), Some((-7, Bound::Exact))), Some(-7));
+        // Where the evaluation was not taken, only a lower or exact score stands in.
+        assert_eq!(refine_by_table(None, Some((120, Bound::Lower))), Some(120));
+        assert_eq!(refine_by_table(None, Some((120, Bound::Upper))), None);
+        // Mate scores and an empty table leave the evaluation as it was.
+        assert_eq!(
+            refine_by_table(Some(50), Some((MATE_BOUND + 3, Bound::Lower))),
+            Some(50)
+        );
+        assert_eq!(refine_by_table(Some(50), None), Some(50));
+    }
 }
