@@ -382,8 +382,8 @@ pub(super) fn has_attackers(board: &Board, color: Color) -> bool {
 /// The corrected evaluation `corrected` refined by the table's score where its bound says
 /// the search found the position better (a lower bound above it) or worse (an upper bound
 /// below it) than the evaluation does: a searched score knows what the evaluation missed.
-/// A lower bound stands in where the evaluation was not even taken (the material estimate
-/// kept it below what any cut needs).
+/// A lower bound stands in where the evaluation was not taken (no cut by evaluation was
+/// possible, or the material estimate kept it below what one needs), so ProbCut starts from it.
 fn refine_by_table(corrected: Option<Score>, hit: Option<(Score, Bound)>) -> Option<Score> {
     let Some((score, bound)) = hit.filter(|&(s, _)| s.abs() < MATE_BOUND) else {
         return corrected;
