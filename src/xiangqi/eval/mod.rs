@@ -5,10 +5,10 @@
 //! reach), mobility of horses, rooks and cannons, threats and protection, king safety and
 //! coordination, endgame adjustments tapered by the phase, attack patterns (hollow and
 //! bottom cannons, open files, attackers of the palace; while all are zero they cost
-//! nothing), and, zero by default for the tuners and the SPRT queue to set: mobility onto
-//! points a cheap enemy piece guards, pieces a cheaper enemy piece attacks, enemy pawns
-//! inside a palace short of advisors, and massed wings counted only with pieces the defence
-//! cannot take at a profit. Every weight is one entry of [`specs`];
+//! nothing), enemy pawns inside a palace short of advisors (-20 since it won its SPRT), and,
+//! zero by default for the tuners and the SPRT queue to set: mobility onto points a cheap
+//! enemy piece guards, pieces a cheaper enemy piece attacks, and massed wings counted only
+//! with pieces the defence cannot take at a profit. Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with

@@ -63,7 +63,7 @@ scalar_specs! {
     unsafe_mobility = 0, [-31, 10], 6;
     wing_attack = 20, [-40, 80], 7;
     wing_attack_safe = 0, [-40, 80], 7;
-    bare_palace_pawn = 0, [-60, 20], 6;
+    bare_palace_pawn = -20, [-60, 20], 6;
     threat_by_lesser = 0, [-120, 20], 7;
     tempo = 19, [0, 40], 6;
 }

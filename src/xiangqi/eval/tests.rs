@@ -247,10 +247,12 @@ fn missing_advisors_weigh_the_pawns_inside() {
     let b = Board::from_fen("P3k4/4a4/9/4P4/9/9/9/9/9/3K5 w").unwrap();
     assert_eq!(pawns_inside(&b, Color::Black), 1);
     assert_eq!(pawns_inside(&b, Color::Red), 0);
-    let mut params = default_params();
-    params.set("bare_palace_pawn", -20).unwrap();
-    let with = Weights::new(&params).unwrap();
-    assert_eq!(with.evaluate_red(&b) - Weights::default().evaluate_red(&b), 20);
+    let weigh = |value| {
+        let mut params = default_params();
+        params.set("bare_palace_pawn", value).unwrap();
+        Weights::new(&params).unwrap().evaluate_red(&b)
+    };
+    assert_eq!(weigh(-20) - weigh(0), 20);
 }
 
 #[test]
