@@ -26,9 +26,10 @@ pub struct Spec {
     pub max: i32,
     /// Genes (bits) that encode the value in a chromosome; 0 means never evolved (fixed).
     pub bits: u32,
-    /// A setting of the search or the clock rather than an evaluation weight: it keeps its
-    /// default in random players and is evolved only when a configuration names it.
-    pub knob: bool,
+    /// Held at its default unless a configuration names it: random players keep it and
+    /// `"all"` leaves it out. Set for the search's and the clock's settings, and for
+    /// evaluation terms still on trial (the tuned sets and their measured runs predate them).
+    pub opt_in: bool,
 }
 
 impl Spec {
@@ -40,7 +41,7 @@ impl Spec {
             min,
             max,
             bits,
-            knob: false,
+            opt_in: false,
         }
     }
 
@@ -52,7 +53,7 @@ impl Spec {
         }
     }
 
-    /// A search or clock setting (see [`Spec::knob`]).
+    /// A search or clock setting (see [`Spec::opt_in`]).
     pub const fn search_knob(name: &'static str, default: i32, min: i32, max: i32, bits: u32) -> Spec {
         Spec {
             name: Cow::Borrowed(name),
@@ -60,7 +61,7 @@ impl Spec {
             min,
             max,
             bits,
-            knob: true,
+            opt_in: true,
         }
     }
 
@@ -296,13 +297,13 @@ impl Params {
         })
     }
 
-    /// Every evolvable evaluation parameter drawn uniformly from its range (fixed ones and
-    /// knobs at their defaults): the "random player" of the paper's experiments.
+    /// Every evolvable evaluation parameter drawn uniformly from its range (fixed and opt-in
+    /// ones at their defaults): the "random player" of the paper's experiments.
     pub fn random(specs: &Specs, rng: &mut impl rand::Rng) -> Params {
         let values = specs
             .iter()
             .map(|s| {
-                if s.bits == 0 || s.knob {
+                if s.bits == 0 || s.opt_in {
                     s.default
                 } else {
                     rng.gen_range(s.min..=s.max)

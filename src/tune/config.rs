@@ -259,9 +259,10 @@ impl Config {
         let mut chosen = vec![false; specs.len()];
         for pattern in evolve {
             let matches: Vec<usize> = if pattern == "all" {
-                // Every evaluation parameter: the search's knobs only when named.
+                // Every evaluation parameter: the search's knobs and the terms on trial only
+                // when named.
                 (0..specs.len())
-                    .filter(|&i| specs[i].bits > 0 && !specs[i].knob)
+                    .filter(|&i| specs[i].bits > 0 && !specs[i].opt_in)
                     .collect()
             } else if pattern.contains('*') {
                 (0..specs.len())
@@ -569,7 +570,11 @@ mod tests {
         let evolve = evolved_names;
         let all = evolve(r#"["all"]"#);
         assert!(all.iter().any(|n| n == "rook") && all.iter().any(|n| n == "pst_pawn_e9"));
-        assert!(!all.iter().any(|n| specs().iter().any(|s| s.knob && s.name == *n)));
+        assert!(!all
+            .iter()
+            .any(|n| specs().iter().any(|s| s.opt_in && s.name == *n)));
+        assert!(!all.iter().any(|n| n.starts_with("imbalance_")));
+        assert_eq!(evolve(r#"["imbalance_*"]"#).len(), 36);
         assert_eq!(
             evolve(r#"["search_*","time_moves_left"]"#),
             [

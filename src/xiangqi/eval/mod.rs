@@ -7,8 +7,10 @@
 //! bottom cannons, open files, attackers of the palace; while all are zero they cost
 //! nothing), enemy pawns inside a palace short of advisors (-20 since it won its SPRT), and,
 //! zero by default for the tuners and the SPRT queue to set: mobility onto points a cheap
-//! enemy piece guards, pieces a cheaper enemy piece attacks, and massed wings counted only
-//! with pieces the defence cannot take at a profit. Every weight is one entry of [`specs`];
+//! enemy piece guards, pieces a cheaper enemy piece attacks, massed wings counted only
+//! with pieces the defence cannot take at a profit, and the material imbalance (what each
+//! piece is worth beside the side's others and against the enemy's, by their numbers;
+//! evolved only where a configuration names it). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
@@ -32,8 +34,8 @@ use super::knobs::Knobs;
 use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
 use crate::params::{Params, WeightFileError};
-use params::{PST_POINTS, S};
-use terms::{walk_terms, ScoreTerms, PATTERNS};
+use params::{IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
+use terms::{imbalance, walk_terms, ScoreTerms, PATTERNS};
 
 /// The game name in weight files.
 pub const GAME: &str = "xiangqi";
@@ -55,6 +57,8 @@ pub struct Weights {
     scalar: [i32; SCALAR_COUNT],
     /// Whether any of [`PATTERNS`] has a weight: at zero their counting is skipped.
     patterns: bool,
+    /// Whether any material imbalance term has a weight: at zero it is not counted.
+    imbalance: bool,
     knobs: Knobs,
 }
 
@@ -111,11 +115,15 @@ impl Weights {
         }
         let knobs = Knobs::from_values(&v[SCALAR_COUNT + PST_POINTS.len()..]);
         let patterns = PATTERNS.iter().any(|&p| scalar[p as usize] != 0);
+        let imbalance = scalar[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT]
+            .iter()
+            .any(|&w| w != 0);
         Weights {
             mg,
             eg,
             scalar,
             patterns,
+            imbalance,
             knobs,
         }
     }
@@ -164,13 +172,27 @@ impl Weights {
         (board.turn().sign() * red + self.s(S::tempo), attacked)
     }
 
-    /// The part of [`Weights::evaluate_with`] known without looking at attacks: material and
-    /// piece-square values tapered by phase, plus the tempo, for the side to move.
+    /// The part of [`Weights::evaluate_with`] known without looking at attacks: material,
+    /// its imbalance and piece-square values tapered by phase, plus the tempo, for the side
+    /// to move.
     #[inline]
     pub fn material_estimate(&self, board: &Board, psq: Psq) -> Score {
+        board.turn().sign() * self.material_red(board, psq) + self.s(S::tempo)
+    }
+
+    /// Material, its imbalance and piece-square values tapered by phase, from Red's point of
+    /// view: the evaluation's part that needs no attacks.
+    #[inline]
+    fn material_red(&self, board: &Board, psq: Psq) -> Score {
         let phase = phase(board);
-        let red = (psq.mg * phase + psq.eg * (PHASE_MAX - phase)) / PHASE_MAX;
-        board.turn().sign() * red + self.s(S::tempo)
+        let mut terms = ScoreTerms {
+            weights: self,
+            total: (psq.mg * phase + psq.eg * (PHASE_MAX - phase)) / PHASE_MAX,
+        };
+        if self.imbalance {
+            imbalance(board, &mut terms);
+        }
+        terms.total
     }
 
     /// How far the attack-based terms (mobility, threats, king safety) can plausibly move
@@ -240,9 +262,7 @@ impl Weights {
             total: 0,
         };
         let attacked = walk_terms(board, &mut terms);
-        let phase = phase(board);
-        let tapered = (psq.mg * phase + psq.eg * (PHASE_MAX - phase)) / PHASE_MAX;
-        (terms.total + tapered, attacked)
+        (terms.total + self.material_red(board, psq), attacked)
     }
 }
 

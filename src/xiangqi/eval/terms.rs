@@ -1,7 +1,7 @@
 //! The evaluation's positional terms, walked once for both what consumes them: the score
 //! ([`ScoreTerms`]) and the feature vector a fit on positions learns from ([`features`]).
 
-use super::params::{PST_POINTS, S};
+use super::params::{IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
 use super::{phase, Weights, LAST_RANK, PHASE_MAX, SCALAR_COUNT};
 use crate::xiangqi::attacks;
 use crate::xiangqi::bitboard::Bitboard;
@@ -21,6 +21,8 @@ pub(super) trait Terms {
     fn add(&mut self, s: S, sign: i32, count: i32);
     /// Two terms whose weighted sum is scaled by `mul / div`, rounded toward zero.
     fn add_scaled(&mut self, sign: i32, terms: [(S, i32); 2], mul: i32, div: i32);
+    /// `count` of the `k`-th material imbalance term (see [`imbalance`]), from Red's side.
+    fn add_imbalance(&mut self, k: usize, count: i32);
 }
 
 /// The positional terms summed by their weights, from Red's point of view.
@@ -50,6 +52,11 @@ impl Terms for ScoreTerms<'_> {
         let w = &self.weights;
         self.total += sign * ((w.s(s0) * c0 + w.s(s1) * c1) * mul / div);
     }
+
+    #[inline]
+    fn add_imbalance(&mut self, k: usize, count: i32) {
+        self.total += self.weights.scalar[IMBALANCE_FIRST + k] * count;
+    }
 }
 
 /// The positional terms as (spec index, coefficient) pairs: every term, weighted or not.
@@ -76,6 +83,51 @@ impl Terms for FeatureTerms<'_> {
                 .push((s as u32, sign as f32 * (c as f32 * mul as f32 / div as f32)));
         }
     }
+
+    fn add_imbalance(&mut self, k: usize, count: i32) {
+        self.out.push(((IMBALANCE_FIRST + k) as u32, count as f32));
+    }
+}
+
+/// The roles the material imbalance pairs, in the order of its parameters' names.
+pub(super) const IMBALANCE_ROLES: [Role; 6] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Cannon,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Pawn,
+];
+
+/// The material imbalance of `board` from Red's point of view, fed to `terms` (Pikafish-HCE's
+/// quadratic imbalance, after Stockfish's): what a piece is worth beside the side's other
+/// pieces and against the enemy's, by their numbers alone. The `k`-th term counts, for
+/// `IMBALANCE_ROLES` i and j, first each pair of own pieces of roles i and j (j <= i; two of
+/// the same role a pair), then each own piece of role i with each enemy piece of role j
+/// (j < i) less the same with the sides swapped; each count is Red's less Black's.
+pub(super) fn imbalance<T: Terms>(board: &Board, terms: &mut T) {
+    let [red, black] = Color::ALL.map(|c| IMBALANCE_ROLES.map(|r| board.pieces(c, r).count() as i32));
+    let pairs = |n: &[i32; 6], i: usize, j: usize| {
+        if i == j {
+            n[i] * (n[i] - 1) / 2
+        } else {
+            n[i] * n[j]
+        }
+    };
+    let mut k = 0;
+    for i in 0..6 {
+        for j in 0..=i {
+            terms.add_imbalance(k, pairs(&red, i, j) - pairs(&black, i, j));
+            k += 1;
+        }
+    }
+    for i in 1..6 {
+        for j in 0..i {
+            terms.add_imbalance(k, red[i] * black[j] - black[i] * red[j]);
+            k += 1;
+        }
+    }
+    debug_assert_eq!(k, IMBALANCE_COUNT);
 }
 
 /// The evaluation's positional terms of `board` (mobility, patterns, threats, protection,
@@ -267,7 +319,9 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
             out.push((S::pawn_crossed_eg as u32, sign * endgame));
         }
     }
-    walk_terms(board, &mut FeatureTerms { out });
+    let mut terms = FeatureTerms { out };
+    imbalance(board, &mut terms);
+    walk_terms(board, &mut terms);
 }
 
 /// The attack patterns of Xiangqi practice that Pikafish's classical evaluation also

@@ -20,6 +20,19 @@ fn the_parameter_list_lines_up() {
     assert!(names.contains(&"pst_horse_c2"));
     assert!(names.contains(&"pst_pawn_e9"));
     assert!(!names.contains(&"pst_pawn_b3"), "a pawn never stands on b3");
+    // The imbalance terms stand in the order its walk counts them.
+    let role = |i: usize| IMBALANCE_ROLES[i].name();
+    let mut imbalance = Vec::new();
+    for i in 0..6 {
+        imbalance.extend((0..=i).map(|j| format!("imbalance_{}_{}", role(i), role(j))));
+    }
+    for i in 1..6 {
+        imbalance.extend((0..i).map(|j| format!("imbalance_{}_vs_{}", role(i), role(j))));
+    }
+    assert_eq!(
+        names[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT],
+        imbalance
+    );
 }
 
 #[test]
@@ -313,4 +326,40 @@ fn piece_square_names_give_their_squares() {
             s.name
         );
     }
+}
+
+#[test]
+fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
+    // Red: two rooks and a horse; Black: a rook and two advisors.
+    let b = Board::from_fen("r2aka3/9/9/9/9/9/9/9/9/RN1K4R w").unwrap();
+    let weigh = |settings: &[(&str, i64)]| {
+        let mut params = default_params();
+        for &(name, value) in settings {
+            params.set(name, value).unwrap();
+        }
+        let w = Weights::new(&params).unwrap();
+        (w.evaluate_red(&b), w.material_estimate(&b, w.psq(&b)))
+    };
+    let (eval, estimate) = weigh(&[]);
+    let settings = [
+        // Red's one pair of rooks: +10.
+        ("imbalance_rook_rook", 10),
+        // Red's horse against Black's rook, less no Black horse against Red's rooks: +3.
+        ("imbalance_horse_vs_rook", 3),
+        // No Red advisor against Black's rook, less Black's two advisors against Red's two
+        // rooks: -4 x 5.
+        ("imbalance_advisor_vs_rook", 5),
+    ];
+    let (with_eval, with_estimate) = weigh(&settings);
+    assert_eq!(with_eval - eval, 10 + 3 - 20);
+    // The estimate without attacks knows it too (Red to move).
+    assert_eq!(with_estimate - estimate, 10 + 3 - 20);
+    assert_eq!(
+        describe("imbalance_horse_vs_rook"),
+        "material imbalance: for each own horse times each enemy rook, less the same with the sides swapped"
+    );
+    assert_eq!(
+        describe("imbalance_rook_rook"),
+        "material imbalance: for each pair of own rooks"
+    );
 }
