@@ -107,9 +107,18 @@ scalar_specs! {
 
 /// The spec index of the first material imbalance parameter; the others follow it.
 pub(super) const IMBALANCE_FIRST: usize = S::imbalance_rook_rook as usize;
+/// The roles the material imbalance pairs, in the order of its parameters' names.
+pub(super) const IMBALANCE_ROLES: [Role; 6] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Cannon,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Pawn,
+];
 /// How many material imbalance parameters there are: a pair of own roles each (two of one
-/// role included), then an own role against an enemy one.
-pub(super) const IMBALANCE_COUNT: usize = 21 + 15;
+/// role included, n (n + 1) / 2), then an own role against an enemy one (n (n - 1) / 2).
+pub(super) const IMBALANCE_COUNT: usize = IMBALANCE_ROLES.len() * IMBALANCE_ROLES.len();
 
 /// Piece-square values for Red on files a..e (the rest mirror), rank 0 (Red's back rank)
 /// first: hand-set, then tuned (the module's header says how).

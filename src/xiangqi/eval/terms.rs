@@ -1,7 +1,7 @@
 //! The evaluation's positional terms, walked once for both what consumes them: the score
 //! ([`ScoreTerms`]) and the feature vector a fit on positions learns from ([`features`]).
 
-use super::params::{IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
+use super::params::{IMBALANCE_COUNT, IMBALANCE_FIRST, IMBALANCE_ROLES, PST_POINTS, S};
 use super::{phase, Weights, LAST_RANK, PHASE_MAX, SCALAR_COUNT};
 use crate::xiangqi::attacks;
 use crate::xiangqi::bitboard::Bitboard;
@@ -89,16 +89,6 @@ impl Terms for FeatureTerms<'_> {
     }
 }
 
-/// The roles the material imbalance pairs, in the order of its parameters' names.
-pub(super) const IMBALANCE_ROLES: [Role; 6] = [
-    Role::Rook,
-    Role::Horse,
-    Role::Cannon,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Pawn,
-];
-
 /// The material imbalance of `board` from Red's point of view, fed to `terms` (Pikafish-HCE's
 /// quadratic imbalance, after Stockfish's): what a piece is worth beside the side's other
 /// pieces and against the enemy's, by their numbers alone. The `k`-th term counts, for
@@ -107,7 +97,8 @@ pub(super) const IMBALANCE_ROLES: [Role; 6] = [
 /// (j < i) less the same with the sides swapped; each count is Red's less Black's.
 pub(super) fn imbalance<T: Terms>(board: &Board, terms: &mut T) {
     let [red, black] = Color::ALL.map(|c| IMBALANCE_ROLES.map(|r| board.pieces(c, r).count() as i32));
-    let pairs = |n: &[i32; 6], i: usize, j: usize| {
+    const N: usize = IMBALANCE_ROLES.len();
+    let pairs = |n: &[i32; N], i: usize, j: usize| {
         if i == j {
             n[i] * (n[i] - 1) / 2
         } else {
@@ -115,13 +106,13 @@ pub(super) fn imbalance<T: Terms>(board: &Board, terms: &mut T) {
         }
     };
     let mut k = 0;
-    for i in 0..6 {
+    for i in 0..N {
         for j in 0..=i {
             terms.add_imbalance(k, pairs(&red, i, j) - pairs(&black, i, j));
             k += 1;
         }
     }
-    for i in 1..6 {
+    for i in 1..N {
         for j in 0..i {
             terms.add_imbalance(k, red[i] * black[j] - black[i] * red[j]);
             k += 1;

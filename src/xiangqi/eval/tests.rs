@@ -260,11 +260,7 @@ fn missing_advisors_weigh_the_pawns_inside() {
     let b = Board::from_fen("P3k4/4a4/9/4P4/9/9/9/9/9/3K5 w").unwrap();
     assert_eq!(pawns_inside(&b, Color::Black), 1);
     assert_eq!(pawns_inside(&b, Color::Red), 0);
-    let weigh = |value| {
-        let mut params = default_params();
-        params.set("bare_palace_pawn", value).unwrap();
-        Weights::new(&params).unwrap().evaluate_red(&b)
-    };
+    let weigh = |value| weights_with(&[("bare_palace_pawn", value)]).evaluate_red(&b);
     assert_eq!(weigh(-20) - weigh(0), 20);
 }
 
@@ -333,11 +329,7 @@ fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
     // Red: two rooks and a horse; Black: a rook and two advisors.
     let b = Board::from_fen("r2aka3/9/9/9/9/9/9/9/9/RN1K4R w").unwrap();
     let weigh = |settings: &[(&str, i64)]| {
-        let mut params = default_params();
-        for &(name, value) in settings {
-            params.set(name, value).unwrap();
-        }
-        let w = Weights::new(&params).unwrap();
+        let w = weights_with(settings);
         (w.evaluate_red(&b), w.material_estimate(&b, w.psq(&b)))
     };
     let (eval, estimate) = weigh(&[]);
@@ -362,4 +354,13 @@ fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
         describe("imbalance_rook_rook"),
         "material imbalance: for each pair of own rooks"
     );
+}
+
+/// The built-in weights with `settings` changed.
+fn weights_with(settings: &[(&str, i64)]) -> Weights {
+    let mut params = default_params();
+    for &(name, value) in settings {
+        params.set(name, value).unwrap();
+    }
+    Weights::new(&params).unwrap()
 }
