@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The mean of a run's champions from generation FROM to TO, each weight rounded to the
+nearest integer, written as a weight file with the last one's provenance: the iterate
+averaging (Polyak-Ruppert) of SPSA and the fit, done after the run. Usage:
+
+    python3 scripts/mean-champions.py RUN FROM TO OUT.json
+
+RUN is a run folder (runs/NAME, runs/NAME/stage-2) whose champions/ holds every
+generation's file (step-NNNN.json or gen-NNNN.json)."""
+
+import json
+import sys
+from pathlib import Path
+
+
+def champion(run, n):
+    for prefix in ("step", "gen"):
+        path = Path(run) / "champions" / f"{prefix}-{n:04}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+    sys.exit(f"error: {run} has no champion of generation {n}")
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    run, out = sys.argv[1], Path(sys.argv[4])
+    try:
+        first, last = int(sys.argv[2]), int(sys.argv[3])
+    except ValueError:
+        sys.exit("error: FROM and TO must be generation numbers")
+    if not 1 <= first <= last:
+        sys.exit(f"error: FROM {first} and TO {last} must satisfy 1 <= FROM <= TO")
+    files = [champion(run, n) for n in range(first, last + 1)]
+    mean = dict(files[-1])
+    mean["params"] = {
+        name: round(sum(f["params"][name] for f in files) / len(files))
+        for name in files[-1]["params"]
+    }
+    out.write_text(json.dumps(mean, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
