@@ -605,6 +605,7 @@ mod tests {
                 "search_pv_iir",
                 "search_lmr_cut",
                 "search_tt_feedback",
+                "search_lmr_deeper",
                 "time_moves_left"
             ]
         );

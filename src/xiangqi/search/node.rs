@@ -209,7 +209,7 @@ impl Searcher {
             if let Some(next) = pick.upcoming.filter(|_| at.depth > 1) {
                 self.tt.prefetch(board.hash_after(next));
             }
-            let score = self.child::<N>(board, at, mv, best.alpha, best.searched);
+            let score = self.child::<N>(board, at, mv, (best.alpha, best.score), best.searched);
             best.searched += 1;
             quiets += quiet as usize;
             if self.aborted {
@@ -239,9 +239,17 @@ impl Searcher {
     }
 
     /// Makes `mv`, searches the child with PVS and (when late and quiet) late-move
-    /// reductions, and unmakes it; `index` moves were searched before it.
+    /// reductions, and unmakes it; `index` moves were searched before it, the best of them
+    /// scoring `best`.
     #[inline]
-    fn child<N: Kind>(&mut self, board: &mut Board, at: At, mv: Move, alpha: Score, index: usize) -> Score {
+    fn child<N: Kind>(
+        &mut self,
+        board: &mut Board,
+        at: At,
+        mv: Move,
+        (alpha, best): (Score, Score),
+        index: usize,
+    ) -> Score {
         let (depth, beta, ply) = (at.depth, at.beta, at.ply);
         let quiet = board.piece_at(mv.to()).is_none();
         // Only a child with depth left probes the table (quiescence does not; a check
@@ -264,8 +272,12 @@ impl Searcher {
             self.frames[ply + 1].cut = reduction > 0 || flip;
             let mut s = -self.node::<NonPv>(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
             if s > alpha && reduction > 0 {
-                self.frames[ply + 1].cut = flip;
-                s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let full = depth - 1 + self.research_shift(s, alpha, best, depth - 1, reduction);
+                // Not past the reduced search's depth, the reduced score stands.
+                if full > depth - 1 - reduction {
+                    self.frames[ply + 1].cut = flip;
+                    s = -self.node::<NonPv>(board, full, -alpha - 1, -alpha, ply + 1);
+                }
             }
             if s > alpha && s < beta && N::PV {
                 self.frames[ply + 1].cut = false;

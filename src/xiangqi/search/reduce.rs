@@ -4,6 +4,7 @@
 use super::kind::Kind;
 use super::Searcher;
 use crate::xiangqi::board::Board;
+use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
 
 impl Searcher {
@@ -45,6 +46,27 @@ impl Searcher {
             }
         };
         r.clamp(0, depth - 2)
+    }
+
+    /// How much deeper (or shallower) than the full depth a late move is searched again
+    /// after its reduced search, `reduction` plies shallower, beat `alpha` with `score`
+    /// (knob `search_lmr_deeper`, Stockfish's and Pikafish-HCE's rule): a ply deeper where
+    /// it beat alpha by the knob's margin plus 4 a ply of the reduction, a move the reduced
+    /// search found clearly better; a ply shallower where it did not beat the node's `best`
+    /// score so far by the plies left, a move that only just got past a low alpha.
+    #[inline]
+    pub(super) fn research_shift(
+        &self,
+        score: Score,
+        alpha: Score,
+        best: Score,
+        depth: i32,
+        reduction: i32,
+    ) -> i32 {
+        match self.knobs.lmr_deeper {
+            0 => 0,
+            margin => (score > alpha + margin + 4 * reduction) as i32 - (score < best + depth) as i32,
+        }
     }
 }
 
