@@ -32,12 +32,16 @@ def main():
     if not 1 <= first <= last:
         sys.exit(f"error: FROM {first} and TO {last} must satisfy 1 <= FROM <= TO")
     files = [champion(run, n) for n in range(first, last + 1)]
+    names = files[-1]["params"].keys()
+    for n, f in zip(range(first, last + 1), files):
+        if f["params"].keys() != names:
+            sys.exit(f"error: the champion of generation {n} has other parameters than that of {last}")
     mean = dict(files[-1])
-    mean["params"] = {
-        name: round(sum(f["params"][name] for f in files) / len(files))
-        for name in files[-1]["params"]
-    }
-    out.write_text(json.dumps(mean, indent=2) + "\n")
+    mean["params"] = {name: round(sum(f["params"][name] for f in files) / len(files)) for name in names}
+    try:
+        out.write_text(json.dumps(mean, indent=2) + "\n")
+    except OSError as e:
+        sys.exit(f"error: cannot write {out}: {e.strerror}")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,11 @@ fn the_parameter_list_lines_up() {
     assert!(!names.contains(&"pst_pawn_b3"), "a pawn never stands on b3");
     // The imbalance terms stand in the order its walk counts them.
     let role = |i: usize| IMBALANCE_ROLES[i].name();
-    let mut imbalance = Vec::new();
-    for i in 0..6 {
+    let (n, mut imbalance) = (IMBALANCE_ROLES.len(), Vec::new());
+    for i in 0..n {
         imbalance.extend((0..=i).map(|j| format!("imbalance_{}_{}", role(i), role(j))));
     }
-    for i in 1..6 {
+    for i in 1..n {
         imbalance.extend((0..i).map(|j| format!("imbalance_{}_vs_{}", role(i), role(j))));
     }
     assert_eq!(

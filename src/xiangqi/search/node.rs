@@ -209,7 +209,7 @@ impl Searcher {
             if let Some(next) = pick.upcoming.filter(|_| at.depth > 1) {
                 self.tt.prefetch(board.hash_after(next));
             }
-            let score = self.child::<N>(board, at, mv, (best.alpha, best.score), best.searched);
+            let score = self.child::<N>(board, at, mv, best.alpha, best.score, best.searched);
             best.searched += 1;
             quiets += quiet as usize;
             if self.aborted {
@@ -247,7 +247,8 @@ impl Searcher {
         board: &mut Board,
         at: At,
         mv: Move,
-        (alpha, best): (Score, Score),
+        alpha: Score,
+        best: Score,
         index: usize,
     ) -> Score {
         let (depth, beta, ply) = (at.depth, at.beta, at.ply);
