@@ -139,7 +139,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_percent", 40),
         ("search_pv_iir", 3),
         ("search_lmr_cut", 2),
-        ("search_tt_feedback", 1),
+        ("search_tt_feedback", 0),
         ("search_lmr_deeper", 50),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));

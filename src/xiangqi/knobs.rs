@@ -66,7 +66,7 @@ knobs! {
         "search: on the PV, a node without a hash move is searched this many plies shallower, in place of a shallower search for a move first (0: that internal iterative deepening)";
     lmr_cut: i32 = 0, 0..=3, 2, "search_lmr_cut",
         "search: late-move reductions are this many plies more at a node expected to fail high (a cut node: Stockfish's and Pikafish-HCE's rule)";
-    tt_feedback: bool = 0, 0..=1, 1, "search_tt_feedback",
+    tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     lmr_deeper: i32 = 0, 0..=200, 8, "search_lmr_deeper",
         "search: a late move whose reduced search beat alpha is searched again a ply deeper where it beat alpha by this plus 4 a ply of the reduction, a ply shallower where it did not beat the best score so far by the depth left (0: at the full depth)";
