@@ -140,7 +140,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_pv_iir", 3),
         ("search_lmr_cut", 2),
         ("search_tt_feedback", 0),
-        ("search_lmr_deeper", 50),
+        ("search_pv_alpha_reduce", 1),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

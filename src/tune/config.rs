@@ -605,7 +605,7 @@ mod tests {
                 "search_pv_iir",
                 "search_lmr_cut",
                 "search_tt_feedback",
-                "search_lmr_deeper",
+                "search_pv_alpha_reduce",
                 "time_moves_left"
             ]
         );

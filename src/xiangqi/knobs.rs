@@ -68,8 +68,8 @@ knobs! {
         "search: late-move reductions are this many plies more at a node expected to fail high (a cut node: Stockfish's and Pikafish-HCE's rule)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
-    lmr_deeper: i32 = 0, 0..=200, 8, "search_lmr_deeper",
-        "search: a late move whose reduced search beat alpha is searched again a ply deeper where it beat alpha by this plus 4 a ply of the reduction, a ply shallower where it did not beat the best score so far by the depth left (0: at the full depth)";
+    pv_alpha_reduce: bool = 0, 0..=1, 1, "search_pv_alpha_reduce",
+        "search: 1 searches a PV node's later moves a ply shallower once one has raised alpha, at depths 3 to 6 (Stockfish's and Pikafish-HCE's rule)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -77,7 +77,8 @@ knobs! {
 }
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
-pub(super) const RETIRED: [Retired; 21] = [
+pub(super) const RETIRED: [Retired; 22] = [
+    Retired::new("search_lmr_deeper", 0),
     Retired::new("search_correction_pieces", 0),
     Retired::new("search_lmr_tt_capture", 0),
     Retired::new("search_check_extension_safe", 0),

@@ -13,13 +13,15 @@ use crate::xiangqi::rules::{examine_cycle, Ply, NO_CAPTURE_LIMIT};
 use crate::xiangqi::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::xiangqi::tt::{Bound, Entry};
 
-/// The best score and move found so far at a node, its raised alpha, and how many moves
-/// it searched.
+/// The best score and move found so far at a node, its raised alpha, how many moves it
+/// searched, and the depth its later moves were searched to (the node's, or less once one
+/// raised alpha on the PV).
 struct NodeBest {
     score: Score,
     mv: Option<Move>,
     alpha: Score,
     searched: usize,
+    depth: i32,
 }
 
 /// What a searched move's score did to its node.
@@ -189,12 +191,13 @@ impl Searcher {
         mut picker: MovePicker,
         pruning: &MovePruning,
     ) -> Option<NodeBest> {
-        let ply = at.ply;
+        let (mut at, ply) = (at, at.ply);
         let mut best = NodeBest {
             score: -INFINITY,
             mv: None,
             alpha,
             searched: 0,
+            depth: at.depth,
         };
         let mut quiets = 0;
         while let Some(pick) = picker.next(&mut self.orderer(board, ply)) {
@@ -209,7 +212,7 @@ impl Searcher {
             if let Some(next) = pick.upcoming.filter(|_| at.depth > 1) {
                 self.tt.prefetch(board.hash_after(next));
             }
-            let score = self.child::<N>(board, at, mv, best.alpha, best.score, best.searched);
+            let score = self.child::<N>(board, at, mv, best.alpha, best.searched);
             best.searched += 1;
             quiets += quiet as usize;
             if self.aborted {
@@ -227,6 +230,11 @@ impl Searcher {
                     self.root_partial = Some(score);
                 }
             }
+            if N::PV && raised == Raised::Alpha && self.alpha_reduces(at, best.alpha) {
+                // A move has raised alpha: the rest need only show they are no better.
+                at.depth -= 1;
+                best.depth = at.depth;
+            }
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);
                 if quiet && !N::ROOT {
@@ -239,18 +247,9 @@ impl Searcher {
     }
 
     /// Makes `mv`, searches the child with PVS and (when late and quiet) late-move
-    /// reductions, and unmakes it; `index` moves were searched before it, the best of them
-    /// scoring `best`.
+    /// reductions, and unmakes it; `index` moves were searched before it.
     #[inline]
-    fn child<N: Kind>(
-        &mut self,
-        board: &mut Board,
-        at: At,
-        mv: Move,
-        alpha: Score,
-        best: Score,
-        index: usize,
-    ) -> Score {
+    fn child<N: Kind>(&mut self, board: &mut Board, at: At, mv: Move, alpha: Score, index: usize) -> Score {
         let (depth, beta, ply) = (at.depth, at.beta, at.ply);
         let quiet = board.piece_at(mv.to()).is_none();
         // Only a child with depth left probes the table (quiescence does not; a check
@@ -273,12 +272,8 @@ impl Searcher {
             self.frames[ply + 1].cut = reduction > 0 || flip;
             let mut s = -self.node::<NonPv>(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
             if s > alpha && reduction > 0 {
-                let full = depth - 1 + self.research_shift(s, alpha, best, depth - 1, reduction);
-                // Not past the reduced search's depth, the reduced score stands.
-                if full > depth - 1 - reduction {
-                    self.frames[ply + 1].cut = flip;
-                    s = -self.node::<NonPv>(board, full, -alpha - 1, -alpha, ply + 1);
-                }
+                self.frames[ply + 1].cut = flip;
+                s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
             }
             if s > alpha && s < beta && N::PV {
                 self.frames[ply + 1].cut = false;
@@ -304,7 +299,7 @@ impl Searcher {
         let bound = bound_of(best.score, alpha, at.beta);
         // Only where pruning may use it is the evaluation corrected, and so taught.
         let corrected = ev.eval.filter(|_| prunable).map(|e| e + ev.correction);
-        self.learn_correction(board, best, at.depth, bound, corrected);
+        self.learn_correction(board, best, best.depth, bound, corrected);
         // Below alpha every score is only a bound: the best of them is noise, and the
         // table's earlier move (which the store keeps when given none) may be worth more.
         let mv = if !N::ROOT && bound == Bound::Upper && self.knobs.fail_low_keeps_move {
@@ -315,7 +310,7 @@ impl Searcher {
         let entry = Entry {
             mv,
             score: best.score,
-            depth: at.depth,
+            depth: best.depth,
             bound,
             eval: ev.eval,
         };

@@ -1,11 +1,12 @@
 //! Late-move reductions: how many plies shallower a late move is searched first, by a
 //! logarithmic table and the move's own adjustments.
 
-use super::kind::Kind;
+use super::kind::{At, Kind};
 use super::Searcher;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
+use crate::xiangqi::score::MATE_BOUND;
 
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
@@ -48,25 +49,16 @@ impl Searcher {
         r.clamp(0, depth - 2)
     }
 
-    /// How much deeper (or shallower) than the full depth a late move is searched again
-    /// after its reduced search, `reduction` plies shallower, beat `alpha` with `score`
-    /// (knob `search_lmr_deeper`, Stockfish's and Pikafish-HCE's rule): a ply deeper where
-    /// it beat alpha by the knob's margin plus 4 a ply of the reduction, a move the reduced
-    /// search found clearly better; a ply shallower where it did not beat the node's `best`
-    /// score so far by the plies left, a move that only just got past a low alpha.
+    /// Whether a PV node at `at`, whose `alpha` a move has just raised, searches its later
+    /// moves a ply shallower (knob `search_pv_alpha_reduce`, Stockfish's and Pikafish-HCE's
+    /// rule): at depths 3 to 6 and with no mate in sight, since the later moves must only be
+    /// shown no better than the one found.
     #[inline]
-    pub(super) fn research_shift(
-        &self,
-        score: Score,
-        alpha: Score,
-        best: Score,
-        depth: i32,
-        reduction: i32,
-    ) -> i32 {
-        match self.knobs.lmr_deeper {
-            0 => 0,
-            margin => (score > alpha + margin + 4 * reduction) as i32 - (score < best + depth) as i32,
-        }
+    pub(super) fn alpha_reduces(&self, at: At, alpha: Score) -> bool {
+        self.knobs.pv_alpha_reduce
+            && (3..7).contains(&at.depth)
+            && at.beta < MATE_BOUND
+            && alpha > -MATE_BOUND
     }
 }
 
