@@ -233,7 +233,6 @@ impl Searcher {
             if N::PV && raised == Raised::Alpha && self.alpha_reduces(at, best.alpha) {
                 // A move has raised alpha: the rest need only show they are no better.
                 at.depth -= 1;
-                best.depth = at.depth;
             }
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);
@@ -243,6 +242,7 @@ impl Searcher {
                 break;
             }
         }
+        best.depth = at.depth;
         Some(best)
     }
 

@@ -1,5 +1,5 @@
-//! Late-move reductions: how many plies shallower a late move is searched first, by a
-//! logarithmic table and the move's own adjustments.
+//! Reductions: how many plies shallower a late move is searched first, by a logarithmic
+//! table and the move's own adjustments, and when a PV node's later moves are.
 
 use super::kind::{At, Kind};
 use super::Searcher;
