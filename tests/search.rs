@@ -137,8 +137,6 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_square", 2),
         ("search_qs_delta", 0),
         ("search_lmp_percent", 40),
-        ("search_pv_iir", 3),
-        ("search_lmr_cut", 2),
         ("search_tt_feedback", 0),
         ("search_pv_alpha_reduce", 1),
     ] {

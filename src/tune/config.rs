@@ -602,8 +602,6 @@ mod tests {
                 "search_lmp_percent",
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
-                "search_pv_iir",
-                "search_lmr_cut",
                 "search_tt_feedback",
                 "search_pv_alpha_reduce",
                 "time_moves_left"

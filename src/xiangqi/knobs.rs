@@ -62,10 +62,6 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has no rook, horse, cannon or pawn short of the last rank (64: all)";
     scale_lone_attacker: i32 = 16, 0..=64, 7, "search_scale_lone_attacker",
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
-    pv_iir: i32 = 0, 0..=4, 3, "search_pv_iir",
-        "search: on the PV, a node without a hash move is searched this many plies shallower, in place of a shallower search for a move first (0: that internal iterative deepening)";
-    lmr_cut: i32 = 0, 0..=3, 2, "search_lmr_cut",
-        "search: late-move reductions are this many plies more at a node expected to fail high (a cut node: Stockfish's and Pikafish-HCE's rule)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     pv_alpha_reduce: bool = 0, 0..=1, 1, "search_pv_alpha_reduce",
@@ -77,7 +73,9 @@ knobs! {
 }
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
-pub(super) const RETIRED: [Retired; 22] = [
+pub(super) const RETIRED: [Retired; 24] = [
+    Retired::new("search_pv_iir", 0),
+    Retired::new("search_lmr_cut", 0),
     Retired::new("search_lmr_deeper", 0),
     Retired::new("search_correction_pieces", 0),
     Retired::new("search_lmr_tt_capture", 0),

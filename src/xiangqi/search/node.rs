@@ -103,9 +103,6 @@ impl Searcher {
         }
         if !N::PV {
             depth -= self.iir(depth, tt_move);
-        } else if !N::ROOT && tt_move.is_none() && self.knobs.pv_iir > 0 {
-            // Pikafish's reduction at PV nodes without a hash move (knob `search_pv_iir`).
-            depth = (depth - self.knobs.pv_iir).max(1);
         }
         let at = At { ply, depth, beta };
         if prunable {
@@ -115,7 +112,7 @@ impl Searcher {
         }
         let pruning = self.move_pruning(board, at, alpha, prunable, &mut ev);
         // Internal iterative deepening: without a hash move, a shallower search finds one.
-        if N::PV && !N::ROOT && tt_move.is_none() && depth >= 5 && self.knobs.pv_iir == 0 {
+        if N::PV && !N::ROOT && tt_move.is_none() && depth >= 5 {
             self.node::<Pv>(board, depth - 2, alpha, beta, ply);
             if self.aborted {
                 return 0;

@@ -33,9 +33,6 @@ impl Searcher {
         let history = piece.map_or(0, |p| self.history.get(p, mv));
         let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
         r -= N::PV as i32 + killer as i32;
-        // More at a node expected to fail high (knob `search_lmr_cut`): its late moves are
-        // searched only to confirm the cut of the move before them.
-        r += self.knobs.lmr_cut * self.frames[ply].cut as i32;
         // By history: a ply less for a move that has cut off more than failed, or (knob
         // `search_lmr_history`) plies in proportion to history and continuation history,
         // more or less.
