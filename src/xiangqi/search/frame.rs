@@ -23,10 +23,6 @@ pub(super) struct Frame {
     /// Whether the side to move is in check, and whether a null move led here.
     pub in_check: bool,
     pub after_null: bool,
-    /// Whether the node is expected to fail high (Stockfish's cut node): off the PV, the
-    /// first child of a node expected to fail low, a late move's reduced search, or the
-    /// reply to a null move or to a ProbCut capture of a node expected to fail low.
-    pub cut: bool,
     /// The move that led here, for the continuation history (none at the root or after a
     /// null move).
     pub last: LastMove,
@@ -44,7 +40,6 @@ impl Default for Frame {
             pv_len: 0,
             in_check: false,
             after_null: false,
-            cut: false,
             last: None,
             keys: [0; MAX_MOVES],
         }

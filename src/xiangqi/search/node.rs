@@ -259,21 +259,15 @@ impl Searcher {
         if depth == 1 && self.frames[ply + 1].in_check {
             self.tt.prefetch(board.hash());
         }
-        // A PV node is never a cut node, so its null-window children are.
-        let flip = !self.frames[ply].cut;
         let score = if index == 0 {
-            self.frames[ply + 1].cut = !N::PV && flip;
             -self.node::<N::First>(board, depth - 1, -beta, -alpha, ply + 1)
         } else {
             let reduction = self.reduction::<N>(board, mv, depth, ply, index, quiet);
-            self.frames[ply + 1].cut = reduction > 0 || flip;
             let mut s = -self.node::<NonPv>(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
             if s > alpha && reduction > 0 {
-                self.frames[ply + 1].cut = flip;
                 s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
             }
             if s > alpha && s < beta && N::PV {
-                self.frames[ply + 1].cut = false;
                 s = -self.node::<Pv>(board, depth - 1, -beta, -alpha, ply + 1);
             }
             s

@@ -122,12 +122,10 @@ impl Searcher {
         let undo = board.make_null();
         let floor = std::mem::replace(&mut self.null_floor, self.path.len());
         // The opponent cannot be in check: it was not before our pass.
-        let cut = !self.frames[ply].cut;
         let next = &mut self.frames[ply + 1];
         next.in_check = false;
         next.after_null = true;
         next.last = None;
-        next.cut = cut;
         let score = -self.node::<NonPv>(board, at.depth - 1 - r, -at.beta, -at.beta + 1, ply + 1);
         self.null_floor = floor;
         board.unmake_null(undo);
@@ -204,7 +202,6 @@ impl Searcher {
             let in_check = self.frames[ply + 1].in_check;
             let mut score = -self.quiescence(board, -raised, -raised + 1, ply + 1, in_check);
             if score >= raised && !self.aborted {
-                self.frames[ply + 1].cut = !self.frames[ply].cut;
                 score = -self.node::<NonPv>(board, at.depth - 4, -raised, -raised + 1, ply + 1);
             }
             self.leave(board, mv, undo);
