@@ -36,7 +36,7 @@ impl Game for XiangqiGame {
         super::eval::specs()
     }
 
-    const RETIRED: &'static [crate::params::Retired] = &super::knobs::RETIRED;
+    const RETIRED: &'static [crate::params::Retired] = super::knobs::RETIRED;
 
     fn weights(params: &Params) -> Result<Weights, crate::params::WeightFileError> {
         Weights::new(params)

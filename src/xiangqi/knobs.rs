@@ -73,7 +73,7 @@ knobs! {
 }
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
-pub(super) const RETIRED: [Retired; 24] = [
+pub(super) const RETIRED: &[Retired] = &[
     Retired::new("search_pv_iir", 0),
     Retired::new("search_lmr_cut", 0),
     Retired::new("search_lmr_deeper", 0),

@@ -71,7 +71,7 @@ fn the_hand_set_and_former_built_in_weights_stay_loadable() {
     // current one: they must follow any change to the specs.
     let load = |name: &str| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
-        Params::load(&path, GAME, &specs(), &knobs::RETIRED).unwrap()
+        Params::load(&path, GAME, &specs(), knobs::RETIRED).unwrap()
     };
     let hand = load("examples/xiangqi-hand-set.json");
     assert_eq!(hand.get("rook"), Some(900));

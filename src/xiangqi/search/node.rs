@@ -183,12 +183,12 @@ impl Searcher {
     fn move_loop<N: Kind>(
         &mut self,
         board: &mut Board,
-        at: At,
+        mut at: At,
         alpha: Score,
         mut picker: MovePicker,
         pruning: &MovePruning,
     ) -> Option<NodeBest> {
-        let (mut at, ply) = (at, at.ply);
+        let ply = at.ply;
         let mut best = NodeBest {
             score: -INFINITY,
             mv: None,
