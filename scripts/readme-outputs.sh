@@ -24,13 +24,13 @@ step() { # NAME COMMAND...: the command's stdout and stderr into OUT/NAME.txt
 }
 step quick "$q" tune --config configs/xiangqi-quick.json --runs "$runs"
 step quick-export "$q" export --run "$runs/xiangqi-quick" --best --out "$out/quick-best.json"
-step quick-check "$q" match --a "$out/quick-best.json" --b examples/xiangqi-hand-set.json --games 1000 \
+step quick-check "$q" match --a "$out/quick-best.json" --b examples/xiangqi-hand-set.json --games 2000 \
     --nodes 2000 --positions positions/xiangqi-holdout.epd --quiet
 step ga-random "$q" tune --config configs/xiangqi-ga-random.json --runs "$runs"
 step ga-export "$q" export --run "$runs/xiangqi-ga-random" --best --out "$out/evolved.json"
 step ga-roundrobin "$q" roundrobin --run "$runs/xiangqi-ga-random" --gens 1,10-60:10 --random 2 --games-per-pair 40
 step outside-1 "$q" tune --config configs/xiangqi-outside.json --generations 1 --threads 1 --runs "$runs"
-step quick-1 "$q" tune --config configs/xiangqi-quick.json --generations 1 --threads 1 --runs "$runs" --name quick-1
+step quick-1 "$q" tune --config experiments/configs/xiangqi-scalars-spsa.json --generations 1 --threads 1 --runs "$runs" --name quick-1
 step bench "$q" bench
 echo '{"game": "xiangqi", "format": 1, "params": {"search_probcut_margin": 0}}' >"$out/probcut.json"
 step bench-probcut "$q" bench --weights "$out/probcut.json"

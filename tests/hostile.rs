@@ -296,7 +296,7 @@ fn hostile_configurations_are_refused_by_key_or_run() {
 #[test]
 fn the_reviews_configurations_are_refused_by_name() {
     let dir = scratch("hostile-named");
-    let mut overflow = tiny("xiangqi-quick");
+    let mut overflow = tiny("xiangqi-spsa");
     overflow["generations"] = json!(4611686018427387904u64);
     let mut endless = tiny("xiangqi-ga-twins");
     endless["evolve"] = json!(["search_fail_low_keeps_move"]);
