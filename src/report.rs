@@ -118,9 +118,10 @@ pub fn render(dir: &Path) -> Result<String, ReportError> {
 }
 
 /// One page comparing the runs in `dirs`: their validation Elo against tuning games and
-/// against hours on one chart each, and a table of each run's best and last validated
-/// champions. With `within`, only the validations within that many tuning games are drawn
-/// and chosen from (the runs compared at one budget).
+/// against hours on one chart each (a stage's curve begins with its earlier stages' where
+/// they share its anchor), and a table of each run's best and last validated champions.
+/// With `within`, only the validations within that many tuning games are drawn and chosen
+/// from (the runs compared at one budget).
 pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportError> {
     let runs = summaries(dirs, within)?;
     let mut html = String::new();
@@ -135,7 +136,7 @@ pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportEr
     // Short runs are drawn against minutes.
     let longest = runs
         .iter()
-        .flat_map(|r| &r.curve)
+        .flat_map(|r| r.before.iter().chain(&r.curve))
         .map(|c| c.2)
         .fold(0.0, f64::max);
     let (by_time, time_unit) = if longest < 2.0 {
@@ -209,7 +210,12 @@ fn curves(runs: &[RunSummary], x: fn(&(ValidationRow, f64, f64)) -> f64) -> Vec<
         .map(|(r, &color)| Series {
             name: r.name.clone(),
             color,
-            points: r.curve.iter().filter_map(|c| Some((x(c), c.0.elo?))).collect(),
+            points: r
+                .before
+                .iter()
+                .chain(&r.curve)
+                .filter_map(|c| Some((x(c), c.0.elo?)))
+                .collect(),
         })
         .collect()
 }

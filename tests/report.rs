@@ -353,3 +353,51 @@ fn a_run_with_thinned_champions_reports_and_resumes() {
     assert!(run.join("champions/step-0004.json").exists());
     std::fs::remove_dir_all(run.parent().unwrap().parent().unwrap()).unwrap();
 }
+
+/// A run in stages is compared whole: its curve begins with its earlier stages' validations
+/// when they measure against the same named anchor, and not when each stage measures against
+/// its own start. (The runs start from the built-in weights, which name no base weights for
+/// the later stage to be checked with before it begins.)
+#[test]
+fn a_comparison_draws_a_run_in_stages_from_its_first_stage() {
+    let dir = std::env::temp_dir().join(format!("qitune-report-stages-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let marks = |anchor: &str| {
+        let name = if anchor.is_empty() { "own" } else { "shared" };
+        let config = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &config,
+            format!(
+                r#"{{"name":"{name}","seed":5,"method":"spsa","generations":2,"evolve":["rook","horse"],
+                   "init":"defaults","spsa":{{"iterations":2}},
+                   "environments":[{{"from_generation":1,"positions":"{a}","nodes":100}}],
+                   "validation":{{"every":1,"games":2,"positions":"{h}"{anchor}}},
+                   "stages":[{{}},{{}}]}}"#,
+                a = path_of("positions/xiangqi-train-a.epd"),
+                h = path_of("positions/xiangqi-holdout.epd"),
+            ),
+        )
+        .unwrap();
+        let runs = dir.join("runs");
+        qitune()
+            .args(["tune", "--quiet", "--config", config.to_str().unwrap(), "--runs"])
+            .arg(&runs)
+            .assert()
+            .success();
+        let svg = dir.join(format!("{name}.svg"));
+        qitune()
+            .args(["report", "--compare"])
+            .arg(runs.join(name))
+            .arg("--out")
+            .arg(&svg)
+            .assert()
+            .success();
+        std::fs::read_to_string(&svg).unwrap().matches("<circle").count()
+    };
+    let anchor = format!(r#","anchor":"{}""#, path_of("examples/xiangqi-hand-set.json"));
+    let (shared, own) = (marks(&anchor), marks(""));
+    assert_eq!(shared, own + 2, "the first stage's two validations are drawn");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

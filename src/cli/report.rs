@@ -13,7 +13,8 @@ pub struct Args {
     #[arg(long, required_unless_present = "compare", conflicts_with = "compare")]
     run: Option<PathBuf>,
     /// Instead of one run's report: a page comparing these runs' validation curves (Elo
-    /// against tuning games and against hours) with their best and last champions; written
+    /// against tuning games and against hours; a run in stages drawn from its first stage
+    /// where the stages share an anchor) with their best and last champions; written
     /// to --out (default: compare.html). With an --out ending in .svg, only the chart of
     /// Elo against tuning games, as one SVG image.
     #[arg(long, num_args = 1.., value_name = "RUN")]

@@ -40,6 +40,10 @@ pub struct RunSummary {
     /// Each validation with the games and hours of tuning before it.
     #[serde(skip)]
     pub curve: Vec<(ValidationRow, f64, f64)>,
+    /// The same for the earlier stages of its run that share its anchor, so that a run in
+    /// stages is drawn whole.
+    #[serde(skip)]
+    pub before: Vec<(ValidationRow, f64, f64)>,
 }
 
 /// Sums up the run in `dir`.
@@ -50,6 +54,7 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
     // The tuning games and hours before each validation, earlier stages' included.
     let (games_before, seconds_before) = spent_before(dir)?;
     let rows = validations(dir)?;
+    let before = earlier_curve(dir, &config)?;
     let curve = rows
         .iter()
         .map(|v| {
@@ -87,7 +92,26 @@ pub fn summarise(dir: &Path, name: String) -> Result<RunSummary, RunError> {
         state,
         last_write,
         curve,
+        before,
     })
+}
+
+/// The validation points of the stages before the one in `dir` whose anchor, named in the
+/// run's configuration, is this stage's: a stage without one measures against its own start,
+/// which its earlier stages do not share.
+fn earlier_curve(dir: &Path, config: &Config) -> Result<Vec<(ValidationRow, f64, f64)>, RunError> {
+    let anchor = |c: &Config| c.validation.as_ref().and_then(|v| v.anchor.clone());
+    let Some(ours) = anchor(config) else {
+        return Ok(Vec::new());
+    };
+    let mut points = Vec::new();
+    for stage in super::stages::earlier_stages(dir) {
+        let earlier: Config = super::folder::read_json(&stage.join("config.json"))?;
+        if anchor(&earlier).as_ref() == Some(&ours) {
+            points.extend(summarise(&stage, String::new())?.curve);
+        }
+    }
+    Ok(points)
 }
 
 impl RunSummary {
@@ -95,6 +119,7 @@ impl RunSummary {
     /// best and last validated champions chosen from what is left (the run's totals stay).
     pub fn within(mut self, games: u64) -> RunSummary {
         self.curve.retain(|c| c.1 <= games as f64);
+        self.before.retain(|c| c.1 <= games as f64);
         let rows: Vec<ValidationRow> = self.curve.iter().map(|c| c.0.clone()).collect();
         self.best = best_validation(&rows).cloned();
         self.last = rows.last().cloned();

@@ -2,7 +2,7 @@
 //! (`runs/<name>/stage-N`), each stage a run of its own method that starts from the
 //! previous stage's best (for example the GA from the hand-set weights, then SPSA).
 
-use super::config::{check_name, from_value, line_of, Config, ConfigError};
+use super::config::{check_name, from_value, line_of, Config, ConfigError, Init};
 use super::folder::{best_validation, existing_champion, last_champion, validations, RunError};
 use std::path::{Path, PathBuf};
 
@@ -109,10 +109,21 @@ impl Plan {
             }
             merged.insert("name".to_string(), format!("stage-{}", i + 1).into());
             if i > 0 {
-                merged.insert("init".to_string(), "weights".into());
+                // A later stage starts from the previous stage's champion, its base weights
+                // once it begins; until then a run from the built-in weights names none.
+                let init = if merged.contains_key("base_weights") {
+                    "weights"
+                } else {
+                    "defaults"
+                };
+                merged.insert("init".to_string(), init.into());
             }
             let config: Config = from_value(merged.into()).map_err(in_stage)?;
-            configs.push(validated(config, base_dir).map_err(in_stage)?);
+            let mut config = validated(config, base_dir).map_err(in_stage)?;
+            if i > 0 {
+                config.init = Init::Weights;
+            }
+            configs.push(config);
         }
         Ok(Plan {
             name,
