@@ -332,6 +332,44 @@ fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Ctrl-C in a run's second stage speaks of that stage: its folder, its log, its lock.
+#[test]
+fn ctrl_c_in_a_later_stage_names_that_stage() {
+    let dir = scratch("stage-ctrl-c");
+    let path_of = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+    let config = dir.join("s.json");
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"name":"s","seed":5,"method":"spsa","generations":2,"evolve":["rook","horse"],
+               "init":"defaults","spsa":{{"iterations":2}},
+               "environments":[{{"from_generation":1,"positions":"{a}","nodes":100}}],
+               "stages":[{{}},{{"generations":100000}}]}}"#,
+            a = path_of("positions/xiangqi-train-a.epd"),
+        ),
+    )
+    .unwrap();
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
+        .args(["tune", "--quiet", "--threads", "1", "--config"])
+        .arg(&config)
+        .arg("--runs")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stage = dir.join("s/stage-2");
+    let out = interrupt_once(child, || stage.join("champions/step-0001.json").exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("s/stage-2 keeps every finished step"), "{err}");
+    let log = std::fs::read_to_string(stage.join("run.log")).unwrap();
+    assert!(log.lines().last().unwrap().contains("interrupted: "), "{log}");
+    assert!(!stage.join("run.lock").exists());
+    let first = std::fs::read_to_string(dir.join("s/stage-1/run.log")).unwrap();
+    assert!(!first.contains("interrupted: "), "{first}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn an_output_file_in_a_missing_folder_is_refused_before_any_game() {
     let out = qitune()

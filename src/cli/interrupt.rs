@@ -1,7 +1,7 @@
 //! Ctrl-C for long commands: say what has been kept and how to go on, never a bare death.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -16,7 +16,8 @@ pub struct Interrupted;
 /// is always consistent, such as a tuning run's folder) and adding it to `log`; `lock` (a
 /// run's lock file) is removed and the report of run folder `report` rewritten, so that
 /// neither says the run still goes. The returned [`Turn`] is held while the command writes
-/// its own lines, so that the message is always the log's last line.
+/// its own lines, so that the message is always the log's last line. A later call replaces
+/// what an earlier one set (each stage of a run in stages names its own folder).
 pub fn exit_with(
     message: String,
     log: Option<std::path::PathBuf>,
@@ -24,23 +25,33 @@ pub fn exit_with(
     report: Option<std::path::PathBuf>,
 ) -> Turn {
     let turn = Turn::default();
-    let held = turn.clone();
-    // A second handler cannot be installed; the first one stays in force, which is all a
-    // command that installs one needs.
-    let _ = ctrlc::set_handler(move || {
+    *EXIT.lock().unwrap_or_else(PoisonError::into_inner) = Some(Exit {
+        message,
+        log,
+        lock,
+        report,
+        turn: turn.clone(),
+    });
+    // A second handler cannot be installed; the first one reads what the latest call set.
+    let _ = ctrlc::set_handler(|| {
+        let exit = EXIT.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let Some(exit) = exit else {
+            std::process::exit(EXIT_INTERRUPTED);
+        };
         // Kept until the process ends: the command writes nothing after the message.
-        let _writing = held.take();
+        let _writing = exit.turn.take();
+        let message = &exit.message;
         eprintln!("\n{message}");
-        if let Some(path) = &log {
+        if let Some(path) = &exit.log {
             use std::io::Write;
             if let Ok(mut file) = std::fs::OpenOptions::new().append(true).open(path) {
                 let _ = writeln!(file, "[{}] {message}", qitune::clock::clock_now());
             }
         }
-        if let Some(path) = &lock {
+        if let Some(path) = &exit.lock {
             let _ = std::fs::remove_file(path);
         }
-        if let Some(dir) = &report {
+        if let Some(dir) = &exit.report {
             if dir.join("report.html").exists() {
                 let _ = qitune::report::write(dir, None);
             }
@@ -49,6 +60,17 @@ pub fn exit_with(
     });
     turn
 }
+
+/// What the Ctrl-C handler does, as the latest [`exit_with`] set it.
+struct Exit {
+    message: String,
+    log: Option<std::path::PathBuf>,
+    lock: Option<std::path::PathBuf>,
+    report: Option<std::path::PathBuf>,
+    turn: Turn,
+}
+
+static EXIT: Mutex<Option<Exit>> = Mutex::new(None);
 
 /// Turns at writing a log between a command and its Ctrl-C handler.
 #[derive(Clone, Default)]
