@@ -136,7 +136,7 @@ pub fn compare(dirs: &[PathBuf], within: Option<u64>) -> Result<String, ReportEr
     // Short runs are drawn against minutes.
     let longest = runs
         .iter()
-        .flat_map(|r| r.before.iter().chain(&r.curve))
+        .flat_map(RunSummary::points)
         .map(|c| c.2)
         .fold(0.0, f64::max);
     let (by_time, time_unit) = if longest < 2.0 {
@@ -210,12 +210,7 @@ fn curves(runs: &[RunSummary], x: fn(&(ValidationRow, f64, f64)) -> f64) -> Vec<
         .map(|(r, &color)| Series {
             name: r.name.clone(),
             color,
-            points: r
-                .before
-                .iter()
-                .chain(&r.curve)
-                .filter_map(|c| Some((x(c), c.0.elo?)))
-                .collect(),
+            points: r.points().filter_map(|c| Some((x(c), c.0.elo?))).collect(),
         })
         .collect()
 }

@@ -115,6 +115,11 @@ fn earlier_curve(dir: &Path, config: &Config) -> Result<Vec<(ValidationRow, f64,
 }
 
 impl RunSummary {
+    /// Every validation point to draw: the earlier stages' that share its anchor, then its own.
+    pub fn points(&self) -> impl Iterator<Item = &(ValidationRow, f64, f64)> {
+        self.before.iter().chain(&self.curve)
+    }
+
     /// The summary's validations as far as `games` tuning games: its curve cut there, and its
     /// best and last validated champions chosen from what is left (the run's totals stay).
     pub fn within(mut self, games: u64) -> RunSummary {
