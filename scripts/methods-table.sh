@@ -33,6 +33,7 @@ rows=(
     "SPSA|xiangqi-spsa.json|xiangqi-spsa|examples/xiangqi-spsa.json"
     "fitting on positions|xiangqi-texel.json|xiangqi-texel|examples/xiangqi-texel.json"
     "GA, then SPSA|xiangqi-ga-then-spsa.json|xiangqi-ga-then-spsa|examples/xiangqi-ga-then-spsa.json"
+    "fit to a mentor, then SPSA|xiangqi-best-mentor-spsa.json|xiangqi-best-mentor-spsa|examples/xiangqi-best-tuned.json"
 )
 
 "$bin" params | awk 'NR > 1 && $2 ~ /^-?[0-9]+$/ {print $1, $2}' >"$tmp/defaults"
@@ -69,8 +70,10 @@ compare=()
 for row in "${rows[@]}"; do
     IFS='|' read -r label config run weights <<<"$row"
     [[ -f "$weights" ]] || { echo "methods-table: $weights is missing" >&2; exit 1; }
+    # A run in stages counts every stage's games (the export's tuning_games).
     spent=$(python3 -c 'import json, sys
-print(format(json.load(open(sys.argv[1]))["provenance"]["games"], ","))' "$weights")
+p = json.load(open(sys.argv[1]))["provenance"]
+print(format(p.get("tuning_games", p["games"]), ","))' "$weights")
     full=$(measure "$weights")
     line="| $label (\`$config\`) | \`$weights\` | $spent | $full |"
     [[ -d "$runs/$run" ]] && compare+=("$runs/$run")
