@@ -163,6 +163,17 @@ fn params_lists_every_tunable_parameter_with_its_meaning() {
     );
 }
 
+/// Starts `qitune tune` with `args`, its errors piped, to be stopped by [`interrupt_once`].
+fn spawn_tune(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
+        .arg("tune")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// Sends Ctrl-C's signal to `child` once `ready` holds, and checks it ends with status 130.
 fn interrupt_once(child: std::process::Child, ready: impl Fn() -> bool) -> std::process::Output {
     let since = std::time::Instant::now();
@@ -288,23 +299,17 @@ fn mpi_without_the_feature_says_how_to_build_it_and_makes_no_folder() {
 #[test]
 fn ctrl_c_during_a_tuning_run_says_how_to_resume() {
     let dir = scratch("tune-ctrl-c");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
-        .args([
-            "tune",
-            "--quiet",
-            "--config",
-            "configs/xiangqi-ga-random.json",
-            "--generations",
-            "6",
-            "--threads",
-            "1",
-            "--runs",
-        ])
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_tune(&[
+        "--quiet",
+        "--config",
+        "configs/xiangqi-ga-random.json",
+        "--generations",
+        "6",
+        "--threads",
+        "1",
+        "--runs",
+        dir.to_str().unwrap(),
+    ]);
     let first = dir.join("xiangqi-ga-random/champions/step-0001.json");
     let out = interrupt_once(child, || first.exists());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -349,15 +354,15 @@ fn ctrl_c_in_a_later_stage_names_that_stage() {
         ),
     )
     .unwrap();
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("qitune"))
-        .args(["tune", "--quiet", "--threads", "1", "--config"])
-        .arg(&config)
-        .arg("--runs")
-        .arg(&dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_tune(&[
+        "--quiet",
+        "--threads",
+        "1",
+        "--config",
+        config.to_str().unwrap(),
+        "--runs",
+        dir.to_str().unwrap(),
+    ]);
     let stage = dir.join("s/stage-2");
     let out = interrupt_once(child, || stage.join("champions/step-0001.json").exists());
     let err = String::from_utf8_lossy(&out.stderr);
