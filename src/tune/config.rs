@@ -604,6 +604,7 @@ mod tests {
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
                 "search_pv_alpha_reduce",
+                "search_lmr_after",
                 "time_moves_left"
             ]
         );

@@ -66,6 +66,8 @@ knobs! {
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     pv_alpha_reduce: bool = 0, 0..=1, 1, "search_pv_alpha_reduce",
         "search: 1 searches a PV node's later moves a ply shallower once one has raised alpha, at depths 3 to 6 (Stockfish's and Pikafish-HCE's rule)";
+    lmr_after: i32 = 2, 1..=4, 3, "search_lmr_after",
+        "search: the moves a node searches before late-move reductions begin (PV nodes at the root and the ply after it: at least 2; Pikafish-HCE reduces after 1)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

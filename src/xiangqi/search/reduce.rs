@@ -10,10 +10,11 @@ use crate::xiangqi::score::MATE_BOUND;
 
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
-    /// `ply` of `depth`: none for the first two moves, shallow nodes, captures and checks
-    /// (Xiangqi's checks are many, and their replies are extended); else the table's, a ply
-    /// less on the principal variation and for a killer, less (or more) by the move's
-    /// history, and never into quiescence.
+    /// `ply` of `depth`: none for the first moves (knob `search_lmr_after`; at least two at a
+    /// PV node near the root, which the next iteration's move comes from), shallow nodes,
+    /// captures and checks (Xiangqi's checks are many, and their replies are extended); else
+    /// the table's, a ply less on the principal variation and for a killer, less (or more)
+    /// by the move's history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -24,7 +25,12 @@ impl Searcher {
         index: usize,
         reducible: bool,
     ) -> i32 {
-        if depth < 3 || index < 2 || !reducible || self.frames[ply + 1].in_check {
+        let after = if N::PV && ply <= 1 {
+            self.knobs.lmr_after.max(2)
+        } else {
+            self.knobs.lmr_after
+        };
+        if depth < 3 || index < after as usize || !reducible || self.frames[ply + 1].in_check {
             return 0;
         }
         let killer = self.frames[ply].killers.contains(&Some(mv));
