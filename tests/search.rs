@@ -140,6 +140,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_tt_feedback", 0),
         ("search_pv_alpha_reduce", 1),
         ("search_lmr_after", 1),
+        ("search_prior_bonus", 100),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

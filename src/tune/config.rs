@@ -605,6 +605,7 @@ mod tests {
                 "search_tt_feedback",
                 "search_pv_alpha_reduce",
                 "search_lmr_after",
+                "search_prior_bonus",
                 "time_moves_left"
             ]
         );

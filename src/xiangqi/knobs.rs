@@ -68,6 +68,8 @@ knobs! {
         "search: 1 searches a PV node's later moves a ply shallower once one has raised alpha, at depths 3 to 6 (Stockfish's and Pikafish-HCE's rule)";
     lmr_after: i32 = 2, 1..=4, 3, "search_lmr_after",
         "search: the moves a node searches before late-move reductions begin (PV nodes at the root and the ply after it: at least 2; Pikafish-HCE reduces after 1)";
+    prior_bonus: i32 = 0, 0..=300, 9, "search_prior_bonus",
+        "search: percent of the history bonus the opponent's quiet move that led to a node earns in the continuation history when every move there fails low, twice at a PV node (Pikafish-HCE's prior countermove bonus; 0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -1,11 +1,13 @@
 //! The history tables: which quiet moves cut off, alone (history) and as the answer to the
-//! opponent's last move (continuation history), and how a cut-off teaches them. Both learn
-//! with gravity, so that recent cut-offs weigh more than old ones.
+//! opponent's last move (continuation history), and how cut-offs (and the moves that made
+//! a node fail low) teach them. Both learn with gravity, so that recent cut-offs weigh more
+//! than old ones.
 
 pub(super) use super::frame::LastMove;
 use super::keys::key_move;
 use super::Searcher;
 use crate::xiangqi::board::Board;
+use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
 use crate::xiangqi::types::{Piece, Square};
 use std::ops::Range;
@@ -106,8 +108,14 @@ impl ContinuationHistory {
     /// them to the history alike).
     #[inline]
     pub fn update(&mut self, last: LastMove, piece: Piece, mv: Move, delta: i32) {
-        let Some((p, to)) = last else { return };
-        let h = &mut self.0[Self::index(p, to) * ROW + Self::index(piece, mv.to())];
+        self.update_at(last, piece, mv.to(), delta);
+    }
+
+    /// [`ContinuationHistory::update`] for the answer of `piece` to the point `to`.
+    #[inline]
+    pub fn update_at(&mut self, last: LastMove, piece: Piece, to: Square, delta: i32) {
+        let Some((p, from)) = last else { return };
+        let h = &mut self.0[Self::index(p, from) * ROW + Self::index(piece, to)];
         *h = with_gravity(i32::from(*h), delta) as i16;
     }
 }
@@ -151,6 +159,28 @@ impl Searcher {
                 update(m, -bonus);
             }
         }
+    }
+
+    /// The node at `ply` failed low at `depth`, `margin` below its alpha: the opponent's
+    /// quiet move that led to it refuted everything here, so it earns continuation history
+    /// as the answer to the move before it (knob `search_prior_bonus`, in percent of the
+    /// history bonus; Pikafish-HCE's prior countermove bonus, twice at a PV node). Shallow
+    /// non-PV nodes teach it only when they failed by much, so that noise does not.
+    pub(super) fn reward_prior(&mut self, ply: usize, depth: i32, pv: bool, margin: Score) {
+        let percent = self.knobs.prior_bonus;
+        if percent == 0 || !(depth >= 5 || pv || margin > 53 * depth) {
+            return;
+        }
+        // No last move after a null move; a capture is not the history's to learn.
+        let Some((piece, to)) = self.frames[ply].last else {
+            return;
+        };
+        if self.path.last().is_some_and(|p| p.undo.captured().is_some()) {
+            return;
+        }
+        let bonus = history_bonus(depth) * percent / 100 * (1 + pv as i32);
+        self.cont
+            .update_at(self.frames[ply - 1].last, piece, to, bonus.min(HISTORY_MAX));
     }
 
     /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the
