@@ -178,9 +178,9 @@ impl Searcher {
         if self.path.last().is_some_and(|p| p.undo.captured().is_some()) {
             return;
         }
+        // At most 2 x 300% of an eighth of the range: gravity's bound holds.
         let bonus = history_bonus(depth) * percent / 100 * (1 + pv as i32);
-        self.cont
-            .update_at(self.frames[ply - 1].last, piece, to, bonus.min(HISTORY_MAX));
+        self.cont.update_at(self.frames[ply - 1].last, piece, to, bonus);
     }
 
     /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the
