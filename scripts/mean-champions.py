@@ -3,10 +3,13 @@
 nearest integer, written as a weight file with the last one's provenance: the iterate
 averaging (Polyak-Ruppert) of SPSA and the fit, done after the run. Usage:
 
-    python3 scripts/mean-champions.py RUN FROM TO OUT.json
+    python3 scripts/mean-champions.py RUN FROM TO OUT.json [EXPORTED.json]
 
 RUN is a run folder (runs/NAME, runs/NAME/stage-2) whose champions/ holds every
-generation's file (step-NNNN.json or gen-NNNN.json)."""
+generation's file (step-NNNN.json or gen-NNNN.json). With EXPORTED.json (the last one as
+`qitune export` wrote it), its provenance (configuration, tuning games and hours, commit)
+is kept in place of the champion's. Either way the provenance names the generations
+averaged ("mean_of")."""
 
 import json
 import sys
@@ -22,7 +25,7 @@ def champion(run, n):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
     run, out = sys.argv[1], Path(sys.argv[4])
     try:
@@ -37,6 +40,16 @@ def main():
         if f["params"].keys() != names:
             sys.exit(f"error: the champion of generation {n} has other parameters than that of {last}")
     mean = dict(files[-1])
+    if len(sys.argv) == 6:
+        try:
+            exported = json.loads(Path(sys.argv[5]).read_text())
+        except (OSError, ValueError) as e:
+            sys.exit(f"error: cannot read {sys.argv[5]}: {e}")
+        theirs = exported.get("params") or {}
+        if any(theirs.get(name, value) != value for name, value in files[-1]["params"].items()):
+            sys.exit(f"error: {sys.argv[5]} is not the champion of generation {last}")
+        mean["provenance"] = exported.get("provenance", {})
+    mean["provenance"] = dict(mean.get("provenance") or {}, mean_of=f"generations {first} to {last}")
     mean["params"] = {name: round(sum(f["params"][name] for f in files) / len(files)) for name in names}
     try:
         out.write_text(json.dumps(mean, indent=2) + "\n")

@@ -138,7 +138,6 @@ fn search_knobs_keep_mates_exact() {
         ("search_qs_delta", 0),
         ("search_lmp_percent", 40),
         ("search_tt_feedback", 0),
-        ("search_pv_alpha_reduce", 1),
         ("search_lmr_after", 1),
         ("search_prior_bonus", 100),
     ] {

@@ -603,7 +603,6 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
-                "search_pv_alpha_reduce",
                 "search_lmr_after",
                 "search_prior_bonus",
                 "time_moves_left"

@@ -64,8 +64,6 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
-    pv_alpha_reduce: bool = 0, 0..=1, 1, "search_pv_alpha_reduce",
-        "search: 1 searches a PV node's later moves a ply shallower once one has raised alpha, at depths 3 to 6 (Stockfish's and Pikafish-HCE's rule)";
     lmr_after: i32 = 2, 1..=4, 3, "search_lmr_after",
         "search: the moves a node searches before late-move reductions begin (PV nodes at the root and the ply after it: at least 2; Pikafish-HCE reduces after 1)";
     prior_bonus: i32 = 0, 0..=300, 9, "search_prior_bonus",
@@ -78,6 +76,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_pv_alpha_reduce", 0),
     Retired::new("search_pv_iir", 0),
     Retired::new("search_lmr_cut", 0),
     Retired::new("search_lmr_deeper", 0),

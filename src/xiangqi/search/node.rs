@@ -183,7 +183,7 @@ impl Searcher {
     fn move_loop<N: Kind>(
         &mut self,
         board: &mut Board,
-        mut at: At,
+        at: At,
         alpha: Score,
         mut picker: MovePicker,
         pruning: &MovePruning,
@@ -226,10 +226,6 @@ impl Searcher {
                 if N::ROOT {
                     self.root_partial = Some(score);
                 }
-            }
-            if N::PV && raised == Raised::Alpha && self.alpha_reduces(at, best.alpha) {
-                // A move has raised alpha: the rest need only show they are no better.
-                at.depth -= 1;
             }
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);

@@ -1,12 +1,10 @@
 //! Reductions: how many plies shallower a late move is searched first, by a logarithmic
 //! table and the move's own adjustments, and when a PV node's later moves are.
 
-use super::kind::{At, Kind};
+use super::kind::Kind;
 use super::Searcher;
 use crate::xiangqi::board::Board;
-use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
-use crate::xiangqi::score::MATE_BOUND;
 
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
@@ -50,18 +48,6 @@ impl Searcher {
             }
         };
         r.clamp(0, depth - 2)
-    }
-
-    /// Whether a PV node at `at`, whose `alpha` a move has just raised, searches its later
-    /// moves a ply shallower (knob `search_pv_alpha_reduce`, Stockfish's and Pikafish-HCE's
-    /// rule): at depths 3 to 6 and with no mate in sight, since the later moves must only be
-    /// shown no better than the one found.
-    #[inline]
-    pub(super) fn alpha_reduces(&self, at: At, alpha: Score) -> bool {
-        self.knobs.pv_alpha_reduce
-            && (3..7).contains(&at.depth)
-            && at.beta < MATE_BOUND
-            && alpha > -MATE_BOUND
     }
 }
 
