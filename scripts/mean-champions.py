@@ -45,8 +45,12 @@ def main():
             exported = json.loads(Path(sys.argv[5]).read_text())
         except (OSError, ValueError) as e:
             sys.exit(f"error: cannot read {sys.argv[5]}: {e}")
-        theirs = exported.get("params") or {}
-        if any(theirs.get(name, value) != value for name, value in files[-1]["params"].items()):
+        theirs = exported.get("params") if isinstance(exported, dict) else None
+        if not isinstance(theirs, dict):
+            sys.exit(f"error: {sys.argv[5]} is no weight file: it has no \"params\" object")
+        # A knob added or retired since the run may be on one side only.
+        shared = theirs.keys() & names
+        if not shared or any(theirs[name] != files[-1]["params"][name] for name in shared):
             sys.exit(f"error: {sys.argv[5]} is not the champion of generation {last}")
         mean["provenance"] = exported.get("provenance", {})
     mean["provenance"] = dict(mean.get("provenance") or {}, mean_of=f"generations {first} to {last}")

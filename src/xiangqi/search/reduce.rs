@@ -1,5 +1,5 @@
 //! Reductions: how many plies shallower a late move is searched first, by a logarithmic
-//! table and the move's own adjustments, and when a PV node's later moves are.
+//! table and the move's own adjustments.
 
 use super::kind::Kind;
 use super::Searcher;
