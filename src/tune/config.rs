@@ -603,8 +603,8 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
-                "search_lmr_after",
                 "search_prior_bonus",
+                "search_lmr_captures",
                 "time_moves_left"
             ]
         );

@@ -64,10 +64,10 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
-    lmr_after: i32 = 2, 1..=4, 3, "search_lmr_after",
-        "search: the moves a node searches before late-move reductions begin (PV nodes at the root and the ply after it: at least 2; Pikafish-HCE reduces after 1)";
     prior_bonus: i32 = 0, 0..=300, 9, "search_prior_bonus",
         "search: percent of the history bonus the opponent's quiet move that led to a node earns in the continuation history when every move there fails low, twice at a PV node (Pikafish-HCE's prior countermove bonus; 0: off)";
+    lmr_captures: bool = 0, 0..=1, 1, "search_lmr_captures",
+        "search: 1 reduces a late capture off the PV by the late-move table, as Pikafish-HCE does (0: captures are never reduced)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -76,6 +76,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_lmr_after", 2),
     Retired::new("search_pv_alpha_reduce", 0),
     Retired::new("search_pv_iir", 0),
     Retired::new("search_lmr_cut", 0),

@@ -8,11 +8,10 @@ use crate::xiangqi::moves::Move;
 
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
-    /// `ply` of `depth`: none for the first moves (knob `search_lmr_after`; at least two at a
-    /// PV node near the root, which the next iteration's move comes from), shallow nodes,
-    /// captures and checks (Xiangqi's checks are many, and their replies are extended); else
-    /// the table's, a ply less on the principal variation and for a killer, less (or more)
-    /// by the move's history, and never into quiescence.
+    /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
+    /// checks are many, and their replies are extended) and captures (but see
+    /// `search_lmr_captures`); else the table's, a ply less on the principal variation and
+    /// for a killer, less (or more) by the move's history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -21,15 +20,20 @@ impl Searcher {
         depth: i32,
         ply: usize,
         index: usize,
-        reducible: bool,
+        quiet: bool,
     ) -> i32 {
-        let after = if N::PV && ply <= 1 {
-            self.knobs.lmr_after.max(2)
-        } else {
-            self.knobs.lmr_after
-        };
-        if depth < 3 || index < after as usize || !reducible || self.frames[ply + 1].in_check {
+        if depth < 3 || index < 2 || self.frames[ply + 1].in_check {
             return 0;
+        }
+        if !quiet {
+            // Off the PV a late capture is reduced by the table alone (knob
+            // `search_lmr_captures`, Pikafish-HCE's rule): the histories and killers are
+            // the quiet moves'.
+            return if self.knobs.lmr_captures && !N::PV {
+                late_move_reduction(depth, index, self.knobs.lmr_divisor).clamp(0, depth - 2)
+            } else {
+                0
+            };
         }
         let killer = self.frames[ply].killers.contains(&Some(mv));
         // The move is made: its piece stands on its destination.
