@@ -22,36 +22,37 @@ impl Searcher {
         index: usize,
         quiet: bool,
     ) -> i32 {
-        if depth < 3 || index < 2 || self.frames[ply + 1].in_check {
+        // A capture is reduced only off the PV (knob `search_lmr_captures`, Pikafish-HCE's
+        // rule), and by the table alone: the histories and killers are the quiet moves'.
+        let capture_reduces = self.knobs.lmr_captures && !N::PV;
+        if depth < 3 || index < 2 || self.frames[ply + 1].in_check || !(quiet || capture_reduces) {
             return 0;
         }
-        if !quiet {
-            // Off the PV a late capture is reduced by the table alone (knob
-            // `search_lmr_captures`, Pikafish-HCE's rule): the histories and killers are
-            // the quiet moves'.
-            return if self.knobs.lmr_captures && !N::PV {
-                late_move_reduction(depth, index, self.knobs.lmr_divisor).clamp(0, depth - 2)
-            } else {
-                0
-            };
+        let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
+        if quiet {
+            r -= self.quiet_adjustment::<N>(board, mv, ply);
         }
+        r.clamp(0, depth - 2)
+    }
+
+    /// The plies a late quiet move's reduction falls by (or grows, when negative): one on
+    /// the principal variation, one for a killer, and by history: a ply for a move that has
+    /// cut off more than failed, or (knob `search_lmr_history`) plies in proportion to
+    /// history and continuation history.
+    #[inline]
+    fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
         // The move is made: its piece stands on its destination.
         let piece = board.piece_at(mv.to());
         let history = piece.map_or(0, |p| self.history.get(p, mv));
-        let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
-        r -= N::PV as i32 + killer as i32;
-        // By history: a ply less for a move that has cut off more than failed, or (knob
-        // `search_lmr_history`) plies in proportion to history and continuation history,
-        // more or less.
-        r -= match self.knobs.lmr_history {
+        let by_history = match self.knobs.lmr_history {
             0 => (history > 0) as i32,
             scale => {
                 let cont = piece.map_or(0, |p| self.cont.get(self.frames[ply].last, p, mv));
                 (history + cont) / scale
             }
         };
-        r.clamp(0, depth - 2)
+        N::PV as i32 + killer as i32 + by_history
     }
 }
 
