@@ -605,6 +605,8 @@ mod tests {
                 "search_tt_feedback",
                 "search_prior_bonus",
                 "search_lmr_captures",
+                "search_lmr_cutoffs",
+                "search_lmr_checks",
                 "time_moves_left"
             ]
         );

@@ -68,6 +68,10 @@ knobs! {
         "search: percent of the history bonus the opponent's quiet move that led to a node earns in the continuation history when every move there fails low, twice at a PV node (Pikafish-HCE's prior countermove bonus; 0: off)";
     lmr_captures: bool = 0, 0..=1, 1, "search_lmr_captures",
         "search: 1 reduces a late capture off the PV by the late-move table, as Pikafish-HCE does (0: captures are never reduced)";
+    lmr_cutoffs: bool = 0, 0..=1, 1, "search_lmr_cutoffs",
+        "search: 1 reduces a late move off the PV a ply more when more than 3 of the replies searched at the next ply in a row cut off, as Pikafish-HCE does (0: off)";
+    lmr_checks: bool = 0, 0..=1, 1, "search_lmr_checks",
+        "search: 1 reduces a late move that gives check as any other late move, as Pikafish-HCE does (0: checks are never reduced)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -85,7 +89,6 @@ pub(super) const RETIRED: &[Retired] = &[
     Retired::new("search_lmr_tt_capture", 0),
     Retired::new("search_check_extension_safe", 0),
     Retired::new("search_lmr_bad_captures", 0),
-    Retired::new("search_lmr_checks", 0),
     Retired::new("search_mate_threat_extension", 0),
     Retired::new("search_qs_checks", 0),
     Retired::new("search_check_extension_depth", 0),

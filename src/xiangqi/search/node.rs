@@ -72,6 +72,7 @@ impl Searcher {
         } else if let Some(score) = self.enter_node(board, &mut depth, &mut alpha, &mut beta, ply) {
             return score;
         }
+        self.frames[ply + 2].cutoffs = 0;
         let hash = board.hash();
         let hit = self.tt.probe(hash, ply, board.halfmoves());
         let mut tt_move = hit.and_then(|h| h.mv);
@@ -218,6 +219,7 @@ impl Searcher {
             if N::ROOT && best.searched == 1 && score > alpha {
                 self.root_first_ok = true;
             }
+            let improved = score > best.score;
             let raised = best.consider(mv, score, at.beta);
             if raised != Raised::Not {
                 if N::PV {
@@ -227,6 +229,12 @@ impl Searcher {
                     self.root_partial = Some(score);
                 }
             }
+            let frame = &mut self.frames[ply];
+            frame.cutoffs = match raised {
+                Raised::Cut => frame.cutoffs.saturating_add(1),
+                _ if !improved => 0,
+                _ => frame.cutoffs,
+            };
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);
                 if quiet && !N::ROOT {
