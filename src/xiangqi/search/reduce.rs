@@ -10,10 +10,9 @@ impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended; but see `search_lmr_checks`) and
-    /// captures (but see `search_lmr_captures`); else the table's, a ply more where the
-    /// replies keep cutting off (`search_lmr_cutoffs`), a ply less on the principal
-    /// variation and for a killer, less (or more) by the move's history, and never into
-    /// quiescence.
+    /// captures; else the table's, a ply more where the replies keep cutting off
+    /// (`search_lmr_cutoffs`), a ply less on the principal variation and for a killer, less
+    /// (or more) by the move's history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -24,12 +23,9 @@ impl Searcher {
         index: usize,
         quiet: bool,
     ) -> i32 {
-        // A capture is reduced only off the PV (knob `search_lmr_captures`, Pikafish-HCE's
-        // rule), and by the table alone: the histories and killers are the quiet moves'.
-        let capture_reduces = self.knobs.lmr_captures && !N::PV;
         // A check is reduced only with knob `search_lmr_checks` (Pikafish-HCE's rule).
         let check_spared = self.frames[ply + 1].in_check && !self.knobs.lmr_checks;
-        if depth < 3 || index < 2 || check_spared || !(quiet || capture_reduces) {
+        if depth < 3 || index < 2 || check_spared || !quiet {
             return 0;
         }
         let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
@@ -38,9 +34,7 @@ impl Searcher {
         if self.knobs.lmr_cutoffs && !N::PV && self.frames[ply + 1].cutoffs > 3 {
             r += 1;
         }
-        if quiet {
-            r -= self.quiet_adjustment::<N>(board, mv, ply);
-        }
+        r -= self.quiet_adjustment::<N>(board, mv, ply);
         r.clamp(0, depth - 2)
     }
 
