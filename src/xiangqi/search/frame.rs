@@ -28,7 +28,8 @@ pub(super) struct Frame {
     pub last: LastMove,
     /// Nodes at this ply cut off since a move here last failed to raise its node's best
     /// score (Stockfish's `cutoffCnt`; the grandparent clears it): many say the parent's
-    /// moves are being refuted at once, so its later ones may be reduced more.
+    /// moves are being refuted at once, so its later ones may be reduced more. Kept only
+    /// with `search_lmr_cutoffs`.
     pub cutoffs: u8,
     /// Move-ordering keys (see [`super::keys::order_key`]), kept here so that no node
     /// clears a fresh array.

@@ -72,7 +72,10 @@ impl Searcher {
         } else if let Some(score) = self.enter_node(board, &mut depth, &mut alpha, &mut beta, ply) {
             return score;
         }
-        self.frames[ply + 2].cutoffs = 0;
+        // Only `search_lmr_cutoffs` reads the count, so without it none is kept.
+        if self.knobs.lmr_cutoffs {
+            self.frames[ply + 2].cutoffs = 0;
+        }
         let hash = board.hash();
         let hit = self.tt.probe(hash, ply, board.halfmoves());
         let mut tt_move = hit.and_then(|h| h.mv);
@@ -229,12 +232,14 @@ impl Searcher {
                     self.root_partial = Some(score);
                 }
             }
-            let frame = &mut self.frames[ply];
-            frame.cutoffs = match raised {
-                Raised::Cut => frame.cutoffs.saturating_add(1),
-                _ if !improved => 0,
-                _ => frame.cutoffs,
-            };
+            if self.knobs.lmr_cutoffs {
+                let frame = &mut self.frames[ply];
+                frame.cutoffs = match raised {
+                    Raised::Cut => frame.cutoffs.saturating_add(1),
+                    _ if !improved => 0,
+                    _ => frame.cutoffs,
+                };
+            }
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);
                 if quiet && !N::ROOT {
