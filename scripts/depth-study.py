@@ -15,9 +15,10 @@ Usage: scripts/depth-study.py POSITIONS COUNT OUT.csv PLAYER...
     'pikafish:22:/opt/pikafish/src/pikafish:Threads=1,Hash=16'
 The first COUNT positions of POSITIONS (FEN a line) are searched. OUT.csv gets a row per
 (player, position, depth): nodes and milliseconds; running the same command again after a
-stop goes on from the rows already there. The summary printed at the end gives, per player
-and depth, the geometric mean of the nodes over the positions that completed that depth,
-and the effective branching factor: the ratio of a depth's mean to the previous depth's.
+stop goes on from the rows already there (a file written before the seldepth column keeps
+its columns). The summary printed at the end gives, per player and depth, the geometric
+mean of the nodes over the positions that completed that depth, the mean seldepth, and the
+effective branching factor: the ratio of a depth's mean to the previous depth's.
 Hash 16 MB and one thread for every player unless its options say otherwise.
 """
 
@@ -86,7 +87,7 @@ class Engine:
         sys.exit(f"error: {self.name} ended before saying '{last}'")
 
     def iterations(self, fen, depth):
-        """(depth, nodes, ms) at the end of each completed iteration."""
+        """(depth, nodes, ms, seldepth or "") at the end of each completed iteration."""
         self.send("ucinewgame")
         self.send("isready")
         list(self.lines_until("readyok"))
@@ -102,8 +103,9 @@ class Engine:
             d = int(words[words.index("depth") + 1])
             nodes = int(words[words.index("nodes") + 1])
             ms = int(words[words.index("time") + 1]) if "time" in words else 0
-            done[d] = (nodes, ms)
-        return sorted((d, n, ms) for d, (n, ms) in done.items())
+            sel = int(words[words.index("seldepth") + 1]) if "seldepth" in words else ""
+            done[d] = (nodes, ms, sel)
+        return sorted((d, n, ms, sel) for d, (n, ms, sel) in done.items())
 
     def close(self):
         try:
@@ -120,19 +122,22 @@ def summary(rows, players, count):
         extra = {k: v for k, v in options.items() if k not in ("Hash", "Threads")}
         label = name + (" (" + ", ".join(f"{k}={v}" for k, v in extra.items()) + ")" if extra else "")
         print(f"{label}")
-        print("| depth | positions | nodes | ms | EBF |")
-        print("|---:|---:|---:|---:|---:|")
+        print("| depth | positions | nodes | ms | seldepth | EBF |")
+        print("|---:|---:|---:|---:|---:|---:|")
         by_depth = {}
         for r in rows:
             if r["player"] == name:
-                by_depth.setdefault(int(r["depth"]), []).append((int(r["nodes"]), int(r["ms"])))
+                sel = int(r["seldepth"]) if r.get("seldepth") else None
+                by_depth.setdefault(int(r["depth"]), []).append((int(r["nodes"]), int(r["ms"]), sel))
         previous = None
         for d in sorted(by_depth):
             values = by_depth[d]
-            mean = math.exp(sum(math.log(max(n, 1)) for n, _ in values) / len(values))
-            ms = sum(m for _, m in values) / len(values)
+            mean = math.exp(sum(math.log(max(n, 1)) for n, _, _ in values) / len(values))
+            ms = sum(m for _, m, _ in values) / len(values)
+            sels = [s for _, _, s in values if s is not None]
+            sel = f"{sum(sels) / len(sels):.1f}" if sels else ""
             ebf = f"{mean / previous:.2f}" if previous else ""
-            print(f"| {d} | {len(values)} | {mean:,.0f} | {ms:,.0f} | {ebf} |")
+            print(f"| {d} | {len(values)} | {mean:,.0f} | {ms:,.0f} | {sel} | {ebf} |")
             previous = mean
         print()
 
@@ -155,15 +160,17 @@ def main():
     if len(set(names)) != len(names):
         usage("two players have the same name")
 
-    fields = ["player", "position", "depth", "nodes", "ms"]
+    fields = ["player", "position", "depth", "nodes", "ms", "seldepth"]
     rows = []
     if out.exists():
         with out.open() as f:
-            rows = list(csv.DictReader(f))
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            fields = reader.fieldnames or fields
     done = {(r["player"], int(r["position"])) for r in rows}
     new_file = not out.exists()
     with out.open("a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         if new_file:
             writer.writeheader()
         for name, depth, command, options in players:
@@ -173,8 +180,8 @@ def main():
             engine = Engine(name, command, options)
             for n, i in enumerate(todo, 1):
                 found = engine.iterations(fens[i], depth)
-                for d, nodes, ms in found:
-                    row = {"player": name, "position": i, "depth": d, "nodes": nodes, "ms": ms}
+                for d, nodes, ms, sel in found:
+                    row = {"player": name, "position": i, "depth": d, "nodes": nodes, "ms": ms, "seldepth": sel}
                     writer.writerow(row)
                     rows.append({k: str(v) for k, v in row.items()})
                 # A position is written whole, so a stop loses at most the one under way.

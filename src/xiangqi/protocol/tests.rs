@@ -161,6 +161,7 @@ fn a_stopped_iterations_score_is_a_lower_bound_where_the_protocol_has_one() {
     let pv = [Move::parse_iccs("b0c2").unwrap()];
     let info = |partial| Info {
         depth: 9,
+        seldepth: 13,
         score: 31,
         nodes: 1000,
         elapsed: Duration::from_millis(10),
@@ -168,7 +169,7 @@ fn a_stopped_iterations_score_is_a_lower_bound_where_the_protocol_has_one() {
         partial,
     };
     assert!(info_line(Dialect::Uci, &info(true)).contains(" score cp 31 lowerbound nodes "));
-    assert!(info_line(Dialect::Uci, &info(false)).contains(" score cp 31 nodes "));
+    assert!(info_line(Dialect::Uci, &info(false)).starts_with("info depth 9 seldepth 13 score cp 31 nodes "));
     assert!(info_line(Dialect::Ucci, &info(true)).contains(" score 31 nodes "));
 }
 

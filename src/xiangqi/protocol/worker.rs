@@ -81,8 +81,13 @@ pub(super) fn info_line(dialect: Dialect, info: &Info) -> String {
     if info.partial && dialect == Dialect::Uci {
         score.push_str(" lowerbound");
     }
+    // UCCI's `info` has no selective depth; UCI GUIs show it beside the depth.
+    let seldepth = match dialect {
+        Dialect::Uci => format!(" seldepth {}", info.seldepth),
+        Dialect::Ucci => String::new(),
+    };
     format!(
-        "info depth {} score {score} nodes {} time {ms} nps {nps} pv {}",
+        "info depth {}{seldepth} score {score} nodes {} time {ms} nps {nps} pv {}",
         info.depth,
         info.nodes,
         pv.join(" ")

@@ -20,6 +20,10 @@ use super::limits::Limits;
 #[derive(Clone, Debug)]
 pub struct Info<'a> {
     pub depth: u32,
+    /// The deepest ply a PV node of the iteration reached, counted from 1 (UCI's
+    /// `seldepth` as Stockfish and Pikafish-HCE count it), so that engines whose nominal
+    /// depths mean different amounts of lookahead can be compared.
+    pub seldepth: u32,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
@@ -73,6 +77,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.root_first_ok = false;
             self.root_partial = None;
+            self.seldepth = 0;
             let score = self.aspiration(&mut board, depth as i32, previous);
             // A stopped iteration still counts for the move it proved best, if any; the
             // reported depth stays the last one completed.
@@ -96,6 +101,7 @@ impl Searcher {
             };
             report(&Info {
                 depth,
+                seldepth: self.seldepth as u32,
                 score,
                 nodes: self.nodes,
                 elapsed: started.elapsed(),

@@ -79,6 +79,9 @@ pub struct Searcher {
     /// Repetitions are not looked for across a null move.
     null_floor: usize,
     nodes: u64,
+    /// The deepest ply + 1 a PV node of the current iteration reached (the `seldepth` of
+    /// [`Info`]).
+    seldepth: usize,
     /// The current search's cut nodes, by the place of the move that cut (a diagnostic).
     cutoffs: Cutoffs,
     node_limit: u64,
@@ -117,6 +120,7 @@ impl Searcher {
             path: Vec::with_capacity(256 + MAX_PLY),
             null_floor: 0,
             nodes: 0,
+            seldepth: 0,
             cutoffs: Cutoffs::default(),
             node_limit: u64::MAX,
             aborted: false,

@@ -72,6 +72,10 @@ impl Searcher {
         } else if let Some(score) = self.enter_node(board, &mut depth, &mut alpha, &mut beta, ply) {
             return score;
         }
+        // Counted past the horizon's dive into quiescence, as Stockfish counts it.
+        if N::PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
         // Only `search_lmr_cutoffs` reads the count, so without it none is kept.
         if self.knobs.lmr_cutoffs {
             self.frames[ply + 2].cutoffs = 0;
