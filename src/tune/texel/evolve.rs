@@ -12,58 +12,6 @@ use crate::tune::ga::real::{Bounds, RealConfig};
 use crate::tune::ga::twins;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-
-/// The twins' settings of a fit (`texel.twins`); its generations are `texel.epochs`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TwinsFit {
-    /// Pairs of twins a generation.
-    #[serde(default = "default_pairs")]
-    pub pairs: usize,
-    /// The twins' step at the first generation, a share of each parameter's range.
-    #[serde(default = "default_sigma")]
-    pub sigma: f64,
-    /// The step at the last generation.
-    #[serde(default = "default_sigma_min")]
-    pub sigma_min: f64,
-}
-
-fn default_pairs() -> usize {
-    60
-}
-fn default_sigma() -> f64 {
-    0.05
-}
-fn default_sigma_min() -> f64 {
-    0.002
-}
-
-impl Default for TwinsFit {
-    fn default() -> TwinsFit {
-        TwinsFit {
-            pairs: default_pairs(),
-            sigma: default_sigma(),
-            sigma_min: default_sigma_min(),
-        }
-    }
-}
-
-impl TwinsFit {
-    /// What is wrong with the settings, if anything.
-    pub fn problem(&self) -> Option<String> {
-        if !(1..=10_000).contains(&self.pairs) {
-            return Some(format!("twins.pairs = {} must be from 1 to 10000", self.pairs));
-        }
-        if !(self.sigma_min > 0.0 && self.sigma_min <= self.sigma && self.sigma <= 1.0) {
-            return Some(format!(
-                "twins.sigma_min = {} and twins.sigma = {} must satisfy 0 < sigma_min <= sigma <= 1",
-                self.sigma_min, self.sigma
-            ));
-        }
-        None
-    }
-}
 
 /// Evolves the tuned parameters from `theta` for `config.epochs` generations of twins (as
 /// `config.twins` sets them) on the loss at K (fitted to `theta` first, then held) plus the
@@ -126,6 +74,7 @@ pub fn evolve(
 #[cfg(test)]
 mod tests {
     use super::super::fit::tests::{known_config, known_weights};
+    use super::super::fit::TwinsFit;
     use super::*;
     use rand::SeedableRng;
 
@@ -152,20 +101,5 @@ mod tests {
         assert!(f.loss < f.loss_start && f.held_out < f.held_out_start);
         known.assert_found(&f.theta);
         assert_eq!(run(3).theta, f.theta);
-    }
-
-    #[test]
-    fn bad_twins_settings_are_named() {
-        let bad = TwinsFit {
-            sigma_min: 0.2,
-            ..TwinsFit::default()
-        };
-        assert!(bad.problem().unwrap().contains("twins.sigma_min"));
-        let none = TwinsFit {
-            pairs: 0,
-            ..TwinsFit::default()
-        };
-        assert!(none.problem().unwrap().contains("twins.pairs = 0"));
-        assert_eq!(TwinsFit::default().problem(), None);
     }
 }

@@ -12,7 +12,6 @@
 //! `1/2-1/2`), the start position and the moves in the game's notation, tab-separated. It is
 //! a few bytes a position, and replaying it with the rules gives every position back.
 
-use super::evolve::TwinsFit;
 use crate::arena::label::{label, Label, Unlabelled};
 use crate::arena::Agent;
 use crate::game::{Game, GameRecord, Seat};
@@ -61,6 +60,58 @@ pub struct TexelConfig {
     /// (see [`super::evolve`]); default: Adam.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twins: Option<TwinsFit>,
+}
+
+/// The twins' settings of a fit (`texel.twins`, carried out by [`super::evolve`]); its
+/// generations are `texel.epochs`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TwinsFit {
+    /// Pairs of twins a generation.
+    #[serde(default = "default_pairs")]
+    pub pairs: usize,
+    /// The twins' step at the first generation, a share of each parameter's range.
+    #[serde(default = "default_sigma")]
+    pub sigma: f64,
+    /// The step at the last generation.
+    #[serde(default = "default_sigma_min")]
+    pub sigma_min: f64,
+}
+
+fn default_pairs() -> usize {
+    60
+}
+fn default_sigma() -> f64 {
+    0.05
+}
+fn default_sigma_min() -> f64 {
+    0.002
+}
+
+impl Default for TwinsFit {
+    fn default() -> TwinsFit {
+        TwinsFit {
+            pairs: default_pairs(),
+            sigma: default_sigma(),
+            sigma_min: default_sigma_min(),
+        }
+    }
+}
+
+impl TwinsFit {
+    /// What is wrong with the settings, if anything.
+    pub fn problem(&self) -> Option<String> {
+        if !(1..=10_000).contains(&self.pairs) {
+            return Some(format!("twins.pairs = {} must be from 1 to 10000", self.pairs));
+        }
+        if !(self.sigma_min > 0.0 && self.sigma_min <= self.sigma && self.sigma <= 1.0) {
+            return Some(format!(
+                "twins.sigma_min = {} and twins.sigma = {} must satisfy 0 < sigma_min <= sigma <= 1",
+                self.sigma_min, self.sigma
+            ));
+        }
+        None
+    }
 }
 
 /// The mentor of a fit: the step's weights or an outside engine, searching each sampled
@@ -854,5 +905,20 @@ pub(super) mod tests {
         let e = read_data::<XiangqiGame>(&path).err().unwrap().to_string();
         assert!(e.contains("line 1: move 'h9h7' is not legal there"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_twins_settings_are_named() {
+        let bad = TwinsFit {
+            sigma_min: 0.2,
+            ..TwinsFit::default()
+        };
+        assert!(bad.problem().unwrap().contains("twins.sigma_min"));
+        let none = TwinsFit {
+            pairs: 0,
+            ..TwinsFit::default()
+        };
+        assert!(none.problem().unwrap().contains("twins.pairs = 0"));
+        assert_eq!(TwinsFit::default().problem(), None);
     }
 }
