@@ -70,6 +70,8 @@ knobs! {
         "search: 1 reduces a late move off the PV a ply more when more than 3 of the replies searched at the next ply in a row cut off, as Pikafish-HCE does (0: off)";
     lmr_checks: bool = 0, 0..=1, 1, "search_lmr_checks",
         "search: 1 reduces a late move that gives check as any other late move, as Pikafish-HCE does (0: checks are never reduced)";
+    lmr_extend: bool = 0, 0..=1, 1, "search_lmr_extend",
+        "search: 1 searches a late quiet move whose adjustments outweigh its reduction a ply past the node's depth, as Pikafish-HCE allows (0: a reduction is never below 0)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -12,7 +12,8 @@ impl Searcher {
     /// checks are many, and their replies are extended; but see `search_lmr_checks`) and
     /// captures; else the table's, a ply more where the replies keep cutting off
     /// (`search_lmr_cutoffs`), a ply less on the principal variation and for a killer, less
-    /// (or more) by the move's history, and never into quiescence.
+    /// (or more) by the move's history, and never into quiescence; below 0 (a ply past the
+    /// node's depth) only with `search_lmr_extend`.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -35,7 +36,9 @@ impl Searcher {
             r += 1;
         }
         r -= self.quiet_adjustment::<N>(board, mv, ply);
-        r.clamp(0, depth - 2)
+        // Knob `search_lmr_extend`: a move the history and the PV favour beyond its
+        // reduction is searched a ply deeper, as Pikafish-HCE's clamp to newDepth + 1 allows.
+        r.clamp(-(self.knobs.lmr_extend as i32), depth - 2)
     }
 
     /// The plies a late quiet move's reduction falls by (or grows, when negative): one on
