@@ -66,8 +66,6 @@ knobs! {
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     prior_bonus: i32 = 0, 0..=300, 9, "search_prior_bonus",
         "search: percent of the history bonus the opponent's quiet move that led to a node earns in the continuation history when every move there fails low, twice at a PV node (Pikafish-HCE's prior countermove bonus; 0: off)";
-    lmr_cutoffs: bool = 0, 0..=1, 1, "search_lmr_cutoffs",
-        "search: 1 reduces a late move off the PV a ply more when more than 3 of the replies searched at the next ply in a row cut off, as Pikafish-HCE does (0: off)";
     lmr_checks: bool = 0, 0..=1, 1, "search_lmr_checks",
         "search: 1 reduces a late move that gives check as any other late move, as Pikafish-HCE does (0: checks are never reduced)";
     lmr_extend: bool = 0, 0..=1, 1, "search_lmr_extend",
@@ -80,6 +78,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_lmr_cutoffs", 0),
     Retired::new("search_lmr_captures", 0),
     Retired::new("search_lmr_after", 2),
     Retired::new("search_pv_alpha_reduce", 0),

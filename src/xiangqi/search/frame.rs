@@ -26,11 +26,6 @@ pub(super) struct Frame {
     /// The move that led here, for the continuation history (none at the root or after a
     /// null move).
     pub last: LastMove,
-    /// Nodes at this ply cut off since a move here last failed to raise its node's best
-    /// score (Stockfish's `cutoffCnt`; the grandparent clears it): many say the parent's
-    /// moves are being refuted at once, so its later ones may be reduced more. Kept only
-    /// with `search_lmr_cutoffs`.
-    pub cutoffs: u8,
     /// Move-ordering keys (see [`super::keys::order_key`]), kept here so that no node
     /// clears a fresh array.
     pub keys: [i64; MAX_MOVES],
@@ -46,7 +41,6 @@ impl Default for Frame {
             in_check: false,
             after_null: false,
             last: None,
-            cutoffs: 0,
             keys: [0; MAX_MOVES],
         }
     }

@@ -76,10 +76,6 @@ impl Searcher {
         if N::PV {
             self.seldepth = self.seldepth.max(ply + 1);
         }
-        // Only `search_lmr_cutoffs` reads the count, so without it none is kept.
-        if self.knobs.lmr_cutoffs {
-            self.frames[ply + 2].cutoffs = 0;
-        }
         let hash = board.hash();
         let hit = self.tt.probe(hash, ply, board.halfmoves());
         let mut tt_move = hit.and_then(|h| h.mv);
@@ -226,7 +222,6 @@ impl Searcher {
             if N::ROOT && best.searched == 1 && score > alpha {
                 self.root_first_ok = true;
             }
-            let improved = score > best.score;
             let raised = best.consider(mv, score, at.beta);
             if raised != Raised::Not {
                 if N::PV {
@@ -235,14 +230,6 @@ impl Searcher {
                 if N::ROOT {
                     self.root_partial = Some(score);
                 }
-            }
-            if self.knobs.lmr_cutoffs {
-                let frame = &mut self.frames[ply];
-                frame.cutoffs = match raised {
-                    Raised::Cut => frame.cutoffs.saturating_add(1),
-                    _ if !improved => 0,
-                    _ => frame.cutoffs,
-                };
             }
             if raised == Raised::Cut {
                 self.cutoffs.record(best.searched);

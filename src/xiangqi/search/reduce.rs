@@ -10,10 +10,9 @@ impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended; but see `search_lmr_checks`) and
-    /// captures; else the table's, a ply more where the replies keep cutting off
-    /// (`search_lmr_cutoffs`), a ply less on the principal variation and for a killer, less
-    /// (or more) by the move's history, and never into quiescence; below 0 (a ply past the
-    /// node's depth) only with `search_lmr_extend`.
+    /// captures; else the table's, a ply less on the principal variation and for a killer,
+    /// less (or more) by the move's history, and never into quiescence; below 0 (a ply past
+    /// the node's depth) only with `search_lmr_extend`.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -29,13 +28,8 @@ impl Searcher {
         if depth < 3 || index < 2 || check_spared || !quiet {
             return 0;
         }
-        let mut r = late_move_reduction(depth, index, self.knobs.lmr_divisor);
-        // Knob `search_lmr_cutoffs`: the replies to this node's moves keep cutting off, so
-        // this late one is likely refuted too (Pikafish-HCE's rule).
-        if self.knobs.lmr_cutoffs && !N::PV && self.frames[ply + 1].cutoffs > 3 {
-            r += 1;
-        }
-        r -= self.quiet_adjustment::<N>(board, mv, ply);
+        let r = late_move_reduction(depth, index, self.knobs.lmr_divisor)
+            - self.quiet_adjustment::<N>(board, mv, ply);
         // Knob `search_lmr_extend`: a move the history and the PV favour beyond its
         // reduction is searched a ply deeper, as Pikafish-HCE's clamp to newDepth + 1 allows.
         r.clamp(-(self.knobs.lmr_extend as i32), depth - 2)
