@@ -70,6 +70,8 @@ knobs! {
         "search: 1 reduces a late move that gives check as any other late move, as Pikafish-HCE does (0: checks are never reduced)";
     lmr_extend: bool = 0, 0..=1, 1, "search_lmr_extend",
         "search: 1 searches a late quiet move whose adjustments outweigh its reduction a ply past the node's depth, as Pikafish-HCE allows (0: a reduction is never below 0)";
+    order_threats: i32 = 0, 0..=20000, 15, "search_order_threats",
+        "search: quiet moves ordered also by threats, as Pikafish-HCE orders them: a rook attacked by a cheaper piece that steps where none attacks it earns this, a horse or cannon out of an advisor's, elephant's or pawn's reach half, an advisor or elephant out of a pawn's 3/10, a move that gives check 1/3 (0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -204,6 +204,7 @@ impl Searcher {
             history: &self.history,
             cont: &self.cont,
             frame: &mut self.frames[ply],
+            threat_bonus: self.knobs.order_threats,
         }
     }
 }
