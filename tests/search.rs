@@ -141,6 +141,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_prior_bonus", 100),
         ("search_lmr_checks", 1),
         ("search_lmr_extend", 1),
+        ("search_lmr_pv", 17),
         ("search_order_threats", 10000),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));

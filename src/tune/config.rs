@@ -606,6 +606,7 @@ mod tests {
                 "search_prior_bonus",
                 "search_lmr_checks",
                 "search_lmr_extend",
+                "search_lmr_pv",
                 "search_order_threats",
                 "time_moves_left"
             ]

@@ -10,9 +10,9 @@ impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended; but see `search_lmr_checks`) and
-    /// captures; else the table's, a ply less on the principal variation and for a killer,
-    /// less (or more) by the move's history, and never into quiescence; below 0 (a ply past
-    /// the node's depth) only with `search_lmr_extend`.
+    /// captures; else the table's, a ply less on the principal variation (more with
+    /// `search_lmr_pv`) and for a killer, less (or more) by the move's history, and never
+    /// into quiescence; below 0 (a ply past the node's depth) only with `search_lmr_extend`.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -29,18 +29,18 @@ impl Searcher {
             return 0;
         }
         let r = late_move_reduction(depth, index, self.knobs.lmr_divisor)
-            - self.quiet_adjustment::<N>(board, mv, ply);
+            - self.quiet_adjustment::<N>(board, mv, depth, ply);
         // Knob `search_lmr_extend`: a move the history and the PV favour beyond its
         // reduction is searched a ply deeper, as Pikafish-HCE's clamp to newDepth + 1 allows.
         r.clamp(-(self.knobs.lmr_extend as i32), depth - 2)
     }
 
-    /// The plies a late quiet move's reduction falls by (or grows, when negative): one on
-    /// the principal variation, one for a killer, and by history: a ply for a move that has
-    /// cut off more than failed, or (knob `search_lmr_history`) plies in proportion to
-    /// history and continuation history.
+    /// The plies a late quiet move's reduction falls by (or grows, when negative): on the
+    /// principal variation one, or (knob `search_lmr_pv`) more the shallower the node; one
+    /// for a killer; and by history: a ply for a move that has cut off more than failed, or
+    /// (knob `search_lmr_history`) plies in proportion to history and continuation history.
     #[inline]
-    fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
+    fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, depth: i32, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
         // The move is made: its piece stands on its destination.
         let piece = board.piece_at(mv.to());
@@ -52,7 +52,12 @@ impl Searcher {
                 (history + cont) / scale
             }
         };
-        N::PV as i32 + killer as i32 + by_history
+        let pv = if N::PV {
+            1 + self.knobs.lmr_pv / (2 + depth)
+        } else {
+            0
+        };
+        pv + killer as i32 + by_history
     }
 }
 
