@@ -142,7 +142,6 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmr_checks", 1),
         ("search_lmr_extend", 1),
         ("search_lmr_pv", 17),
-        ("search_order_threats", 10000),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

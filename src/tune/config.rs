@@ -607,7 +607,6 @@ mod tests {
                 "search_lmr_checks",
                 "search_lmr_extend",
                 "search_lmr_pv",
-                "search_order_threats",
                 "time_moves_left"
             ]
         );

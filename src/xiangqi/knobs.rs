@@ -72,8 +72,6 @@ knobs! {
         "search: 1 searches a late quiet move whose adjustments outweigh its reduction a ply past the node's depth, as Pikafish-HCE allows (0: a reduction is never below 0)";
     lmr_pv: i32 = 0, 0..=40, 6, "search_lmr_pv",
         "search: at a PV node a late move's reduction falls by 1 + this / (2 + depth) plies, as Pikafish-HCE's does by 1 + 17 / (2 + depth) (0: by 1)";
-    order_threats: i32 = 0, 0..=20000, 15, "search_order_threats",
-        "search: quiet moves ordered also by threats, as Pikafish-HCE orders them: a rook attacked by a cheaper piece that steps where none attacks it earns this, a horse or cannon out of an advisor's, elephant's or pawn's reach half, an advisor or elephant out of a pawn's 3/10, a move that gives check 1/3 (0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -82,6 +80,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_order_threats", 0),
     Retired::new("search_lmr_cutoffs", 0),
     Retired::new("search_lmr_captures", 0),
     Retired::new("search_lmr_after", 2),

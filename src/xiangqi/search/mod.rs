@@ -204,7 +204,6 @@ impl Searcher {
             history: &self.history,
             cont: &self.cont,
             frame: &mut self.frames[ply],
-            threat_bonus: self.knobs.order_threats,
         }
     }
 }

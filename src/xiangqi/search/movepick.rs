@@ -11,7 +11,6 @@
 use super::frame::Frame;
 use super::history::{ContinuationHistory, History};
 use super::keys::{key_move, order_key, order_score, pick, PICKED};
-use super::prune::{check_zone, gives_check_near};
 use crate::xiangqi::bitboard::Bitboard;
 use crate::xiangqi::board::Board;
 use crate::xiangqi::eval::Weights;
@@ -35,97 +34,14 @@ pub fn quiet_score(history: &History, cont: Option<&[i16]>, piece: Piece, mv: Mo
     history.get(piece, mv) + cont.map_or(0, |row| row[ContinuationHistory::index(piece, mv.to())] as i32)
 }
 
-/// What ordering knows about the ply it orders: the hash move, the killers, the
-/// continuation history of the last move and, for quiet moves, the threats.
+/// What ordering knows about the ply it orders: the hash move, the killers and the
+/// continuation history of the last move.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hints<'a> {
     pub hash_move: Option<Move>,
     pub killers: [Option<Move>; 2],
     /// The continuation history's row for the opponent's last move, if any.
     pub cont: Option<&'a [i16]>,
-    /// The threat bonuses of the knob `search_order_threats`, when it is on.
-    pub threats: Option<&'a Threats>,
-}
-
-/// Which of the side to move's pieces a cheaper enemy piece attacks, and where they would be
-/// safe, for the quiet moves' threat bonuses (knob `search_order_threats`, after
-/// Pikafish-HCE's `movepick.cpp`): a piece stepping out of such an attack to a point no
-/// cheaper piece attacks is tried early, as is a quiet check. A rook's escape earns the
-/// knob's value, a horse's or cannon's half, an advisor's or elephant's 3/10, a check 1/3.
-#[derive(Clone, Copy, Debug)]
-pub struct Threats {
-    /// Points the enemy pawns attack.
-    by_pawn: Bitboard,
-    /// Points the enemy pawns, advisors and elephants attack.
-    by_defender: Bitboard,
-    /// Points the enemy pawns, advisors, elephants, horses and cannons attack.
-    by_minor: Bitboard,
-    /// The side to move's pieces attacked by a cheaper enemy piece.
-    threatened: Bitboard,
-    /// Where a move must start or end to be able to give check.
-    check_zone: Bitboard,
-    rook: i32,
-    minor: i32,
-    defender: i32,
-    check: i32,
-}
-
-impl Threats {
-    /// The threats against the side to move, with `value` a rook's escape bonus.
-    pub fn new(board: &Board, value: i32) -> Threats {
-        use crate::xiangqi::attacks;
-        let us = board.turn();
-        let them = us.flip();
-        let occ = board.occupancy();
-        let by_pawn = attacks::pawn_attacks_all(them, board.pieces(them, Role::Pawn));
-        let by_defender = by_pawn
-            | attacks::advisor_attacks_all(board.pieces(them, Role::Advisor))
-            | attacks::elephant_attacks_all(them, board.pieces(them, Role::Elephant), occ);
-        let mut by_minor = by_defender;
-        for sq in board.pieces(them, Role::Horse) {
-            by_minor |= attacks::horse_attacks(sq, occ);
-        }
-        for sq in board.pieces(them, Role::Cannon) {
-            by_minor |= attacks::cannon_captures(sq, occ);
-        }
-        let own = |role| board.pieces(us, role);
-        let threatened = (own(Role::Rook) & by_minor)
-            | ((own(Role::Horse) | own(Role::Cannon)) & by_defender)
-            | ((own(Role::Advisor) | own(Role::Elephant)) & by_pawn);
-        Threats {
-            by_pawn,
-            by_defender,
-            by_minor,
-            threatened,
-            check_zone: check_zone(board),
-            rook: value,
-            minor: value / 2,
-            defender: value * 3 / 10,
-            check: value / 3,
-        }
-    }
-
-    /// The bonus of the quiet move `mv` of `mover`.
-    #[inline]
-    fn bonus(&self, board: &Board, mover: Piece, mv: Move) -> i32 {
-        let to = mv.to();
-        let escape = if !self.threatened.contains(mv.from()) {
-            0
-        } else {
-            match mover.role {
-                Role::Rook if !self.by_minor.contains(to) => self.rook,
-                Role::Horse | Role::Cannon if !self.by_defender.contains(to) => self.minor,
-                Role::Advisor | Role::Elephant if !self.by_pawn.contains(to) => self.defender,
-                _ => 0,
-            }
-        };
-        let check = if gives_check_near(board, self.check_zone, mv) {
-            self.check
-        } else {
-            0
-        };
-        escape + check
-    }
 }
 
 /// Where a picker stands in a node's stages. A list stage is first generated (its moves
@@ -159,8 +75,6 @@ pub(super) struct Orderer<'a> {
     pub history: &'a History,
     pub cont: &'a ContinuationHistory,
     pub frame: &'a mut Frame,
-    /// The knob `search_order_threats` (0: off).
-    pub threat_bonus: i32,
 }
 
 impl Orderer<'_> {
@@ -173,28 +87,10 @@ impl Orderer<'_> {
         offset: usize,
         defended: Option<Bitboard>,
     ) -> usize {
-        self.score_with(moves, hash_move, offset, defended, None)
-    }
-
-    /// [`Orderer::score`] for the quiet stage, with the threat bonuses when the knob is on.
-    pub fn score_quiets(&mut self, moves: &MoveList, offset: usize) -> usize {
-        let threats = (self.threat_bonus > 0).then(|| Threats::new(self.board, self.threat_bonus));
-        self.score_with(moves, None, offset, None, threats.as_ref())
-    }
-
-    fn score_with(
-        &mut self,
-        moves: &MoveList,
-        hash_move: Option<Move>,
-        offset: usize,
-        defended: Option<Bitboard>,
-        threats: Option<&Threats>,
-    ) -> usize {
         let hints = Hints {
             hash_move,
             killers: self.frame.killers,
             cont: self.cont.row(self.frame.last),
-            threats,
         };
         let out = &mut self.frame.keys[offset..];
         score_moves(
@@ -334,7 +230,7 @@ impl MovePicker {
                     // left in place by their stage, sort after them.
                     let quiets = o.board.legal_moves_to_in(!o.board.occupied(), false);
                     let end = self.losing.end;
-                    let n = o.score_quiets(&quiets, end);
+                    let n = o.score(&quiets, None, end, None);
                     self.list(Stage::QuietList, self.losing.start..end + n, None);
                 }
                 Stage::EvasionList | Stage::CaptureList | Stage::QuietList | Stage::RootList => {
@@ -411,8 +307,7 @@ impl MovePicker {
 
 /// Writes the ordering key of each of `moves` into `out`: the hash move; captures, by victim
 /// value alone when the victim is unprotected and by victim then attacker when it is
-/// protected, with losing captures last; killers; then history, plus the threat bonuses
-/// where `hints` carry them (so that an escape also outranks history pruning's floor). A victim is protected if the
+/// protected, with losing captures last; killers; then history. A victim is protected if the
 /// opponent attacks its point now (x-rays aside): from `defended` when the caller has the
 /// opponent's attack map, else looked up for that point alone. Returns the number of keys.
 pub(super) fn score_moves(
@@ -442,7 +337,6 @@ pub(super) fn score_moves(
             KILLER_2
         } else {
             quiet_score(history, hints.cont, mover, mv)
-                + hints.threats.map_or(0, |t| t.bonus(board, mover, mv))
         };
         out[i] = order_key(score, i, mv);
     }
@@ -491,33 +385,5 @@ mod tests {
         assert_eq!(order, ["h0g2", "b2b9", "h2e2", "b0c2", "a3a4"]);
         assert_eq!(order_score(keys[1]), CAPTURE_BASE);
         assert_eq!(order_score(keys[4]), -3);
-    }
-
-    #[test]
-    fn threat_bonuses_go_to_escapes_and_checks() {
-        // The red rook on a2 is attacked by the black horse on b4, which also attacks c2,
-        // d3, a6 and c6; the black king on d9 is in check from any rook on the open d file.
-        let board = Board::from_fen("3k5/9/9/9/9/1n7/9/R8/9/4K4 w - - 0 1").unwrap();
-        let threats = Threats::new(&board, 10_000);
-        let bonus = |text: &str| {
-            let mv = board.parse_move(text).unwrap();
-            threats.bonus(&board, board.piece_at(mv.from()).unwrap(), mv)
-        };
-        assert_eq!(
-            bonus("a2a1"),
-            10_000,
-            "an escape to a point no cheaper piece attacks"
-        );
-        assert_eq!(bonus("a2c2"), 0, "the horse attacks c2");
-        assert_eq!(bonus("a2a6"), 0, "the horse attacks a6");
-        assert_eq!(bonus("a2d2"), 10_000 + 3_333, "an escape that gives check");
-        assert_eq!(bonus("e0e1"), 0, "the king is not threatened and gives no check");
-        let safe = Board::from_fen("3k5/9/9/9/9/9/1n7/R8/9/4K4 w - - 0 1").unwrap();
-        let mv = safe.parse_move("a2a1").unwrap();
-        assert_eq!(
-            Threats::new(&safe, 10_000).bonus(&safe, safe.piece_at(mv.from()).unwrap(), mv),
-            0,
-            "a rook no cheaper piece attacks earns nothing for moving"
-        );
     }
 }
