@@ -66,8 +66,6 @@ knobs! {
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     prior_bonus: i32 = 0, 0..=300, 9, "search_prior_bonus",
         "search: percent of the history bonus the opponent's quiet move that led to a node earns in the continuation history when every move there fails low, twice at a PV node (Pikafish-HCE's prior countermove bonus; 0: off)";
-    lmr_checks: bool = 0, 0..=1, 1, "search_lmr_checks",
-        "search: 1 reduces a late move that gives check as any other late move, as Pikafish-HCE does (0: checks are never reduced)";
     lmr_extend: bool = 0, 0..=1, 1, "search_lmr_extend",
         "search: 1 searches a late quiet move whose adjustments outweigh its reduction a ply past the node's depth, as Pikafish-HCE allows (0: a reduction is never below 0)";
     lmr_pv: i32 = 0, 0..=40, 6, "search_lmr_pv",
@@ -80,6 +78,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_lmr_checks", 0),
     Retired::new("search_order_threats", 0),
     Retired::new("search_lmr_cutoffs", 0),
     Retired::new("search_lmr_captures", 0),

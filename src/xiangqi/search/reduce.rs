@@ -9,7 +9,7 @@ use crate::xiangqi::moves::Move;
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
-    /// checks are many, and their replies are extended; but see `search_lmr_checks`) and
+    /// checks are many, and their replies are extended) and
     /// captures; else the table's, a ply less on the principal variation (more with
     /// `search_lmr_pv`) and for a killer, less (or more) by the move's history, and never
     /// into quiescence; below 0 (a ply past the node's depth) only with `search_lmr_extend`.
@@ -23,9 +23,7 @@ impl Searcher {
         index: usize,
         quiet: bool,
     ) -> i32 {
-        // A check is reduced only with knob `search_lmr_checks` (Pikafish-HCE's rule).
-        let check_spared = self.frames[ply + 1].in_check && !self.knobs.lmr_checks;
-        if depth < 3 || index < 2 || check_spared || !quiet {
+        if depth < 3 || index < 2 || self.frames[ply + 1].in_check || !quiet {
             return 0;
         }
         let r = late_move_reduction(depth, index, self.knobs.lmr_divisor)
