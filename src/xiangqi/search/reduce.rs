@@ -9,10 +9,10 @@ use crate::xiangqi::moves::Move;
 impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
-    /// checks are many, and their replies are extended) and
-    /// captures; else the table's, a ply less on the principal variation (more with
-    /// `search_lmr_pv`) and for a killer, less (or more) by the move's history, and never
-    /// into quiescence; below 0 (a ply past the node's depth) only with `search_lmr_extend`.
+    /// checks are many, and their replies are extended) and captures; else the table's, a
+    /// ply less on the principal variation (more with `search_lmr_pv`) and for a killer, less
+    /// (or more) by the move's history, and never into quiescence; below 0 (a ply past the
+    /// node's depth) only with `search_lmr_extend`.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
