@@ -11,8 +11,7 @@ impl Searcher {
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended) and captures; else the table's, a
     /// ply less on the principal variation (more with `search_lmr_pv`) and for a killer, less
-    /// (or more) by the move's history, and never into quiescence; below 0 (a ply past the
-    /// node's depth) only with `search_lmr_extend`.
+    /// (or more) by the move's history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -28,9 +27,7 @@ impl Searcher {
         }
         let r = late_move_reduction(depth, index, self.knobs.lmr_divisor)
             - self.quiet_adjustment::<N>(board, mv, depth, ply);
-        // Knob `search_lmr_extend`: a move the history and the PV favour beyond its
-        // reduction is searched a ply deeper, as Pikafish-HCE's clamp to newDepth + 1 allows.
-        r.clamp(-(self.knobs.lmr_extend as i32), depth - 2)
+        r.clamp(0, depth - 2)
     }
 
     /// The plies a late quiet move's reduction falls by (or grows, when negative): on the
