@@ -8,9 +8,10 @@
 //! nothing), enemy pawns inside a palace short of advisors (-20 since it won its SPRT), and,
 //! zero by default for the tuners and the SPRT queue to set: mobility onto points a cheap
 //! enemy piece guards, pieces a cheaper enemy piece attacks, massed wings counted only
-//! with pieces the defence cannot take at a profit, and the material imbalance (what each
-//! piece is worth beside the side's others and against the enemy's, by their numbers;
-//! evolved only where a configuration names it). Every weight is one entry of [`specs`];
+//! with pieces the defence cannot take at a profit, and, evolved only where a configuration
+//! names them, the material imbalance (what each piece is worth beside the side's others
+//! and against the enemy's, by their numbers) and an endgame value for each piece-square
+//! point (tapered in as the material thins). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
@@ -34,7 +35,7 @@ use super::knobs::Knobs;
 use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
 use crate::params::{Params, WeightFileError};
-use params::{IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
+use params::{endgame_first, IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
 use terms::{imbalance, walk_terms, ScoreTerms, PATTERNS};
 
 /// The game name in weight files.
@@ -99,6 +100,7 @@ impl Weights {
             let crossed = role == Role::Pawn && rank >= 5;
             let base_mg = material(role) + pst;
             let base_eg = base_mg
+                + v[endgame_first() + i]
                 + eg_delta(role)
                 + if crossed {
                     scalar[S::pawn_crossed_eg as usize]

@@ -238,8 +238,23 @@ static SPECS: LazyLock<Specs> = LazyLock::new(|| {
         ));
     }
     v.extend(knobs::SPECS);
+    // Endgame piece-square values, on trial: zero by default, so every tuned set and measured
+    // run before them stays as it was; a configuration tunes them by naming them.
+    for &(role, file, rank) in PST_POINTS.iter() {
+        let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
+        v.push(Spec {
+            opt_in: true,
+            ..Spec::named(format!("endgame_{}_{}", role.name(), sq), 0, -100, 100, 7)
+        });
+    }
     v.into()
 });
+
+/// The spec index of the first endgame piece-square parameter (`endgame_ROLE_FR`); the
+/// others follow it in the order of [`PST_POINTS`].
+pub(super) fn endgame_first() -> usize {
+    SCALARS.len() + PST_POINTS.len() + knobs::SPECS.len()
+}
 
 /// Every tunable parameter of the Xiangqi evaluation, in a fixed order.
 pub fn specs() -> Specs {
@@ -256,6 +271,14 @@ pub fn describe(name: &str) -> String {
             let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
             return format!(
                 "piece-square value of {article} {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)"
+            );
+        }
+    }
+    if let Some(rest) = name.strip_prefix("endgame_") {
+        if let Some((role, point)) = rest.split_once('_') {
+            let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
+            return format!(
+                "added to the piece-square value of {article} {role} on {point} as the material thins out (tapered by phase; see pst_{role}_{point})"
             );
         }
     }
@@ -362,11 +385,14 @@ pub fn material_only_params() -> Params {
     Params::from_values(&specs, &values).expect("zero is clamped into range")
 }
 
-/// The role of a piece-square parameter `pst_ROLE_FR` and the squares (file 0..8, rank) that
-/// take its value: its own, and on files a-d the mirrored one (files f-i are no parameters).
+/// The group of a piece-square parameter, `pst_ROLE_FR` (group ROLE) or `endgame_ROLE_FR`
+/// (group `endgame_ROLE`), and the squares (file 0..8, rank) that take its value: its own,
+/// and on files a-d the mirrored one (files f-i are no parameters).
 pub fn pst_squares(name: &str) -> Option<crate::game::Squares<'_>> {
-    let rest = name.strip_prefix("pst_")?;
-    let (role, point) = rest.rsplit_once('_')?;
+    let (group, point) = match name.strip_prefix("pst_") {
+        Some(rest) => rest.rsplit_once('_')?,
+        None => name.strip_prefix("endgame_").and(name.rsplit_once('_'))?,
+    };
     let mut chars = point.chars();
     let file = chars.next().filter(|c| ('a'..='e').contains(c))? as u32 - 'a' as u32;
     let rank = chars.next()?.to_digit(10)?;
@@ -375,5 +401,5 @@ pub fn pst_squares(name: &str) -> Option<crate::game::Squares<'_>> {
     if file < 4 {
         squares.push((8 - file, rank));
     }
-    Some(crate::game::Squares { group: role, squares })
+    Some(crate::game::Squares { group, squares })
 }

@@ -1,7 +1,7 @@
 //! The evaluation's positional terms, walked once for both what consumes them: the score
 //! ([`ScoreTerms`]) and the feature vector a fit on positions learns from ([`features`]).
 
-use super::params::{IMBALANCE_COUNT, IMBALANCE_FIRST, IMBALANCE_ROLES, PST_POINTS, S};
+use super::params::{endgame_first, IMBALANCE_COUNT, IMBALANCE_FIRST, IMBALANCE_ROLES, PST_POINTS, S};
 use super::{phase, Weights, LAST_RANK, PHASE_MAX, SCALAR_COUNT};
 use crate::xiangqi::attacks;
 use crate::xiangqi::bitboard::Bitboard;
@@ -284,6 +284,9 @@ pub(super) static PST_INDEX: LazyLock<[[u32; 90]; 7]> = LazyLock::new(|| {
 pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     let phase = phase(board) as f32 / PHASE_MAX as f32;
     let endgame = 1.0 - phase;
+    // A point's endgame parameter stands as far after its piece-square one as the first of
+    // each list apart.
+    let endgame_shift = (endgame_first() - SCALAR_COUNT) as u32;
     let mut add = |s: S, c: f32| out.push((s as u32, c));
     add(S::tempo, board.turn().sign() as f32);
     let material = |role: Role| match role {
@@ -299,7 +302,9 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
         let Some(p) = board.piece_at(sq) else { continue };
         let sign = p.color.sign() as f32;
         let own = if p.color == Color::Red { sq } else { sq.flip_rank() };
-        out.push((PST_INDEX[p.role.index()][own.index()], sign));
+        let pst = PST_INDEX[p.role.index()][own.index()];
+        out.push((pst, sign));
+        out.push((pst + endgame_shift, sign * endgame));
         if let Some((value, eg)) = material(p.role) {
             out.push((value as u32, sign));
             if let Some(eg) = eg {

@@ -10,8 +10,9 @@ fn the_parameter_list_lines_up() {
     assert_eq!(SCALAR_COUNT, SCALARS.len());
     assert_eq!(
         specs().len(),
-        SCALARS.len() + PST_POINTS.len() + knobs::SPECS.len()
+        SCALARS.len() + 2 * PST_POINTS.len() + knobs::SPECS.len()
     );
+    assert_eq!(specs()[endgame_first()].name, "endgame_king_d0");
     // Reachable points only: king 6, advisor 3, elephant 4, horse/rook/cannon 50, pawn 31.
     assert_eq!(PST_POINTS.len(), 6 + 3 + 4 + 150 + 31);
     assert_eq!(specs()[S::king as usize].bits, 0, "the king is never evolved");
@@ -96,10 +97,18 @@ fn features_sum_to_the_evaluation() {
         let params = if n % 2 == 0 {
             default_params()
         } else {
-            Params::random(
-                &specs(),
-                &mut <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64),
-            )
+            let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64);
+            let mut params = Params::random(&specs(), &mut rng);
+            // The terms on trial too, which random players keep at zero.
+            for s in specs()
+                .iter()
+                .filter(|s| s.name.starts_with("endgame_") || s.name.starts_with("imbalance_"))
+            {
+                params
+                    .set(&s.name, rand::Rng::gen_range(&mut rng, s.min..=s.max).into())
+                    .unwrap();
+            }
+            params
         };
         let w = Weights::new(&params).unwrap();
         out.clear();
@@ -307,6 +316,10 @@ fn piece_square_names_give_their_squares() {
     assert_eq!(pst_squares("pst_horse_c3"), at("horse", vec![(2, 3), (6, 3)]));
     assert_eq!(pst_squares("pst_king_e0"), at("king", vec![(4, 0)]));
     assert_eq!(
+        pst_squares("endgame_horse_c3"),
+        at("endgame_horse", vec![(2, 3), (6, 3)])
+    );
+    assert_eq!(
         pst_squares("pst_horse_f3"),
         None,
         "files f-i mirror and are not parameters"
@@ -317,7 +330,7 @@ fn piece_square_names_give_their_squares() {
     for s in super::specs().iter() {
         assert_eq!(
             pst_squares(&s.name).is_some(),
-            s.name.starts_with("pst_"),
+            s.name.starts_with("pst_") || s.name.starts_with("endgame_"),
             "{}",
             s.name
         );
