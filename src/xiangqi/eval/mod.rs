@@ -94,13 +94,14 @@ impl Weights {
         };
         let mut mg = Box::new([[[0; 90]; 7]; 2]);
         let mut eg = Box::new([[[0; 90]; 7]; 2]);
+        let endgame = &v[endgame_first()..];
         for (i, &(role, file, rank)) in PST_POINTS.iter().enumerate() {
             let pst = v[SCALAR_COUNT + i];
             let red_sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
             let crossed = role == Role::Pawn && rank >= 5;
             let base_mg = material(role) + pst;
             let base_eg = base_mg
-                + v[endgame_first() + i]
+                + endgame[i]
                 + eg_delta(role)
                 + if crossed {
                     scalar[S::pawn_crossed_eg as usize]

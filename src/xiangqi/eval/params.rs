@@ -226,27 +226,21 @@ static SPECS: LazyLock<Specs> = LazyLock::new(|| {
     for s in &mut v[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT] {
         s.opt_in = true;
     }
+    // Each point's piece-square value, and its endgame value after the knobs: on trial, zero
+    // by default, so every tuned set and measured run before them stays as it was.
+    let mut endgame = Vec::with_capacity(PST_POINTS.len());
     for &(role, file, rank) in PST_POINTS.iter() {
         let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
         let default = default_pst(role, file, rank).expect("listed point");
-        v.push(Spec::named(
-            format!("pst_{}_{}", role.name(), sq),
-            default,
-            -100,
-            100,
-            7,
-        ));
+        let point = format!("{}_{}", role.name(), sq);
+        endgame.push(Spec {
+            opt_in: true,
+            ..Spec::named(format!("endgame_{point}"), 0, -100, 100, 7)
+        });
+        v.push(Spec::named(format!("pst_{point}"), default, -100, 100, 7));
     }
     v.extend(knobs::SPECS);
-    // Endgame piece-square values, on trial: zero by default, so every tuned set and measured
-    // run before them stays as it was; a configuration tunes them by naming them.
-    for &(role, file, rank) in PST_POINTS.iter() {
-        let sq = Square::from_coords(File::new(file).expect("file"), Rank::new(rank).expect("rank"));
-        v.push(Spec {
-            opt_in: true,
-            ..Spec::named(format!("endgame_{}_{}", role.name(), sq), 0, -100, 100, 7)
-        });
-    }
+    v.extend(endgame);
     v.into()
 });
 
@@ -266,20 +260,14 @@ pub fn describe(name: &str) -> String {
     if let Some(meaning) = knobs::describe(name) {
         return meaning.to_string();
     }
-    if let Some(rest) = name.strip_prefix("pst_") {
-        if let Some((role, point)) = rest.split_once('_') {
+    for (prefix, endgame) in [("pst_", false), ("endgame_", true)] {
+        if let Some((role, point)) = name.strip_prefix(prefix).and_then(|rest| rest.split_once('_')) {
             let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
-            return format!(
-                "piece-square value of {article} {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)"
-            );
-        }
-    }
-    if let Some(rest) = name.strip_prefix("endgame_") {
-        if let Some((role, point)) = rest.split_once('_') {
-            let article = if role.starts_with(['a', 'e']) { "an" } else { "a" };
-            return format!(
-                "added to the piece-square value of {article} {role} on {point} as the material thins out (tapered by phase; see pst_{role}_{point})"
-            );
+            return if endgame {
+                format!("added to the piece-square value of {article} {role} on {point} as the material thins out (tapered by phase; see pst_{role}_{point})")
+            } else {
+                format!("piece-square value of {article} {role} on {point} for Red (files f-i mirror d-a; Black's points seen from its side)")
+            };
         }
     }
     if let Some(rest) = name.strip_prefix("imbalance_") {
