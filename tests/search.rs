@@ -139,7 +139,6 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_percent", 40),
         ("search_tt_feedback", 0),
         ("search_prior_bonus", 100),
-        ("search_lmr_pv", 17),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -604,7 +604,6 @@ mod tests {
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
                 "search_prior_bonus",
-                "search_lmr_pv",
                 "time_moves_left"
             ]
         );

@@ -10,7 +10,7 @@ impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended) and captures; else the table's, a
-    /// ply less on the principal variation (more with `search_lmr_pv`) and for a killer, less
+    /// ply less on the principal variation and for a killer, less
     /// (or more) by the move's history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
@@ -26,16 +26,15 @@ impl Searcher {
             return 0;
         }
         let r = late_move_reduction(depth, index, self.knobs.lmr_divisor)
-            - self.quiet_adjustment::<N>(board, mv, depth, ply);
+            - self.quiet_adjustment::<N>(board, mv, ply);
         r.clamp(0, depth - 2)
     }
 
-    /// The plies a late quiet move's reduction falls by (or grows, when negative): on the
-    /// principal variation one, or (knob `search_lmr_pv`) more the shallower the node; one
-    /// for a killer; and by history: a ply for a move that has cut off more than failed, or
+    /// The plies a late quiet move's reduction falls by (or grows, when negative): one on the
+    /// principal variation; one for a killer; and by history: a ply for a move that has cut off more than failed, or
     /// (knob `search_lmr_history`) plies in proportion to history and continuation history.
     #[inline]
-    fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, depth: i32, ply: usize) -> i32 {
+    fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
         // The move is made: its piece stands on its destination.
         let piece = board.piece_at(mv.to());
@@ -47,12 +46,7 @@ impl Searcher {
                 (history + cont) / scale
             }
         };
-        let pv = if N::PV {
-            1 + self.knobs.lmr_pv / (2 + depth)
-        } else {
-            0
-        };
-        pv + killer as i32 + by_history
+        N::PV as i32 + killer as i32 + by_history
     }
 }
 
