@@ -7,7 +7,6 @@ pub(super) use super::frame::LastMove;
 use super::keys::key_move;
 use super::Searcher;
 use crate::xiangqi::board::Board;
-use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
 use crate::xiangqi::types::{Piece, Square};
 use std::ops::Range;
@@ -159,28 +158,6 @@ impl Searcher {
                 update(m, -bonus);
             }
         }
-    }
-
-    /// The node at `ply` failed low at `depth`, `margin` below its alpha: the opponent's
-    /// quiet move that led to it refuted everything here, so it earns continuation history
-    /// as the answer to the move before it (knob `search_prior_bonus`, in percent of the
-    /// history bonus; Pikafish-HCE's prior countermove bonus, twice at a PV node). Shallow
-    /// non-PV nodes teach it only when they failed by much, so that noise does not.
-    pub(super) fn reward_prior(&mut self, ply: usize, depth: i32, pv: bool, margin: Score) {
-        let percent = self.knobs.prior_bonus;
-        if percent == 0 || !(depth >= 5 || pv || margin > 53 * depth) {
-            return;
-        }
-        // No last move after a null move; a capture is not the history's to learn.
-        let Some((piece, to)) = self.frames[ply].last else {
-            return;
-        };
-        if self.path.last().is_some_and(|p| p.undo.captured().is_some()) {
-            return;
-        }
-        // At most 2 x 300% of an eighth of the range: gravity's bound holds.
-        let bonus = history_bonus(depth) * percent / 100 * (1 + pv as i32);
-        self.cont.update_at(self.frames[ply - 1].last, piece, to, bonus);
     }
 
     /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the

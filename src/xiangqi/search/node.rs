@@ -291,9 +291,6 @@ impl Searcher {
         // Only where pruning may use it is the evaluation corrected, and so taught.
         let corrected = ev.eval.filter(|_| prunable).map(|e| e + ev.correction);
         self.learn_correction(board, best, best.depth, bound, corrected);
-        if !N::ROOT && bound == Bound::Upper {
-            self.reward_prior(at.ply, at.depth, N::PV, alpha - best.score);
-        }
         // Below alpha every score is only a bound: the best of them is noise, and the
         // table's earlier move (which the store keeps when given none) may be worth more.
         let mv = if !N::ROOT && bound == Bound::Upper && self.knobs.fail_low_keeps_move {
