@@ -377,10 +377,11 @@ pub fn material_only_params() -> Params {
 /// (group `endgame_ROLE`), and the squares (file 0..8, rank) that take its value: its own,
 /// and on files a-d the mirrored one (files f-i are no parameters).
 pub fn pst_squares(name: &str) -> Option<crate::game::Squares<'_>> {
-    let (group, point) = match name.strip_prefix("pst_") {
-        Some(rest) => rest.rsplit_once('_')?,
-        None => name.strip_prefix("endgame_").and(name.rsplit_once('_'))?,
-    };
+    // The group is the role after `pst_`, the whole name short of its point after `endgame_`.
+    let grouped = name
+        .strip_prefix("pst_")
+        .or(name.starts_with("endgame_").then_some(name))?;
+    let (group, point) = grouped.rsplit_once('_')?;
     let mut chars = point.chars();
     let file = chars.next().filter(|c| ('a'..='e').contains(c))? as u32 - 'a' as u32;
     let rank = chars.next()?.to_digit(10)?;

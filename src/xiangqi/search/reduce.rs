@@ -10,8 +10,8 @@ impl Searcher {
     /// The reduction of the `index`-th move `mv` (already made on `board`) of the node at
     /// `ply` of `depth`: none for the first two moves, shallow nodes, checks (Xiangqi's
     /// checks are many, and their replies are extended) and captures; else the table's, a
-    /// ply less on the principal variation and for a killer, less
-    /// (or more) by the move's history, and never into quiescence.
+    /// ply less on the principal variation and for a killer, less (or more) by the move's
+    /// history, and never into quiescence.
     #[inline]
     pub(super) fn reduction<N: Kind>(
         &self,
@@ -31,8 +31,9 @@ impl Searcher {
     }
 
     /// The plies a late quiet move's reduction falls by (or grows, when negative): one on the
-    /// principal variation; one for a killer; and by history: a ply for a move that has cut off more than failed, or
-    /// (knob `search_lmr_history`) plies in proportion to history and continuation history.
+    /// principal variation; one for a killer; and by history: a ply for a move that has cut
+    /// off more than failed, or (knob `search_lmr_history`) plies in proportion to history
+    /// and continuation history.
     #[inline]
     fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
