@@ -246,6 +246,55 @@ fn limited_searches_are_deterministic() {
 }
 
 #[test]
+fn the_counts_account_for_every_node_and_each_cut_for_its_tries() {
+    use qitune::xiangqi::search::Count::*;
+    let fen = "r3kab2/4a4/2n1bcn2/p1p1pR2p/5r3/2P1P1B2/P5c1P/C1N1C1N2/9/1RBAKA3 w - - 5 13";
+    let game = Xiangqi::from_fen(fen).unwrap();
+    let mut searcher = Searcher::new(Weights::default(), 8);
+    let result = searcher.search(&game, &Limits::depth(9), |_| {});
+    let c = *searcher.counts();
+    // Every node is either the main search's or quiescence's, and counted once.
+    assert_eq!(c.get(MainNodes) + c.get(QuiescenceNodes), result.nodes);
+    for (part, whole) in [
+        (DepthOne, MainNodes),
+        (CheckExtensions, MainNodes),
+        (QuiescenceInCheck, QuiescenceNodes),
+        (RazorCuts, RazorTries),
+        (NullCuts, NullTries),
+        (ProbCutCuts, ProbCutTries),
+        (ReSearched, Reduced),
+        (CutByFirst, CutNodes),
+        (CutNodes, MainNodes),
+    ] {
+        assert!(
+            c.get(part) <= c.get(whole),
+            "{part:?} {} > {whole:?} {}",
+            c.get(part),
+            c.get(whole)
+        );
+    }
+    // A middlegame searched to depth 9 uses every part of the search at least once.
+    for count in [
+        DepthOne,
+        CheckExtensions,
+        QuiescenceNodes,
+        ReverseFutilityCuts,
+        RazorCuts,
+        NullCuts,
+        ProbCutTries,
+        MovesPruned,
+        Reduced,
+        PvsReSearched,
+        CutByFirst,
+    ] {
+        assert!(c.get(count) > 0, "no {count:?}");
+    }
+    // A new search starts its counts afresh.
+    searcher.search(&game, &Limits::depth(2), |_| {});
+    assert!(searcher.counts().get(MainNodes) < c.get(MainNodes));
+}
+
+#[test]
 fn banned_moves_are_not_played() {
     let fen = "3k5/R8/9/9/9/9/9/9/1R7/4K4 w";
     let mate = Move::parse_iccs("b1b9").unwrap();

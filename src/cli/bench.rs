@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use qitune::game::Game as _;
 use qitune::xiangqi::game::XiangqiGame;
+use qitune::xiangqi::search::{Count, Counts};
 use qitune::xiangqi::{bench, eval::Weights};
 use std::path::PathBuf;
 
@@ -45,13 +46,37 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
     });
     eprintln!("{:.3} s", result.elapsed.as_secs_f64());
-    let c = result.cutoffs;
-    eprintln!(
-        "{} cut nodes in the main search, {:.1}% by the first move searched, the cutting move's mean place {:.2}",
-        c.nodes,
-        100.0 * c.first_share(),
-        c.mean_place()
-    );
+    eprint!("{}", count_lines(&result.counts));
     println!("bench: {} nodes {} nps", result.nodes, result.nps());
     Ok(())
+}
+
+/// Where the bench's nodes went and what each cut did, a line a part of the search.
+fn count_lines(t: &Counts) -> String {
+    use Count::*;
+    let pct = |part, whole| 100.0 * t.share(part, whole);
+    let tried = |cuts, tries| format!("{} of {} ({:.1}%)", t.get(cuts), t.get(tries), pct(cuts, tries));
+    format!(
+        "nodes: {} in the main search ({:.1}% at depth 1, {:.1}% in check and extended), {} in quiescence ({:.1}% in check)\n\
+         cuts before the move loop: reverse futility {}; razoring {}; null move {}; ProbCut {}\n\
+         move loop: {} moves searched, {} quiet moves pruned; {} late moves reduced, {:.1}% of them searched again; {} PVS re-searches\n\
+         {} cut nodes in the main search, {:.1}% by the first move searched, the cutting move's mean place {:.2}\n",
+        t.get(MainNodes),
+        pct(DepthOne, MainNodes),
+        pct(CheckExtensions, MainNodes),
+        t.get(QuiescenceNodes),
+        pct(QuiescenceInCheck, QuiescenceNodes),
+        t.get(ReverseFutilityCuts),
+        tried(RazorCuts, RazorTries),
+        tried(NullCuts, NullTries),
+        tried(ProbCutCuts, ProbCutTries),
+        t.get(MovesSearched),
+        t.get(MovesPruned),
+        t.get(Reduced),
+        pct(ReSearched, Reduced),
+        t.get(PvsReSearched),
+        t.get(CutNodes),
+        pct(CutByFirst, CutNodes),
+        t.mean_cut_place(),
+    )
 }

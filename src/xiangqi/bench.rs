@@ -2,7 +2,7 @@
 
 use super::eval::Weights;
 use super::rules::Xiangqi;
-use super::search::{Cutoffs, Limits, Searcher};
+use super::search::{Counts, Limits, Searcher};
 use std::time::{Duration, Instant};
 
 /// Transposition table size of the bench searches.
@@ -33,8 +33,8 @@ pub const POSITIONS: &[&str] = &[
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
-    /// The cut nodes of all the searches, by the place of the move that cut them.
-    pub cutoffs: Cutoffs,
+    /// What all the searches did, counted together.
+    pub counts: Counts,
 }
 
 impl BenchResult {
@@ -49,7 +49,7 @@ pub fn run(weights: &Weights, depth: u32, mut progress: impl FnMut(usize, u64)) 
     let mut searcher = Searcher::new(weights.clone(), TT_MB);
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
-    let mut cutoffs = Cutoffs::default();
+    let mut counts = Counts::default();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let game = Xiangqi::from_fen(fen).expect("bench positions are valid");
         searcher.clear();
@@ -58,12 +58,12 @@ pub fn run(weights: &Weights, depth: u32, mut progress: impl FnMut(usize, u64)) 
         let r = searcher.search(&game, &Limits::depth(depth), |_| {});
         elapsed += start.elapsed();
         nodes += r.nodes;
-        cutoffs.add(searcher.cutoffs());
+        counts.add(searcher.counts());
         progress(i, r.nodes);
     }
     BenchResult {
         nodes,
         elapsed,
-        cutoffs,
+        counts,
     }
 }

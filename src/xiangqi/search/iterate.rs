@@ -131,7 +131,7 @@ impl Searcher {
         self.path.extend_from_slice(&history[history.len() - keep..]);
         self.null_floor = 0;
         self.nodes = 0;
-        self.cutoffs = super::Cutoffs::default();
+        self.counts = super::Counts::default();
         self.node_limit = limits.nodes.unwrap_or(u64::MAX).max(1);
         self.aborted = false;
         self.pondering = self.signals.ponder.load(Ordering::Relaxed);

@@ -16,13 +16,14 @@
 //!   the material estimate), and [`correction`], what searches found it off by;
 //! - [`movepick`]: the move picker that hands out a node's moves in stages (seed 001), by
 //!   the ordering [`keys`] it scores them into;
-//! - [`history`]: the history tables; [`frame`]: what the search keeps per ply.
+//! - [`history`]: the history tables; [`frame`]: what the search keeps per ply;
+//! - [`counts`]: what a search did, counted (where the nodes went, what each cut did).
 //!
 //! The search's settings are [`Knobs`] (`qitune params` lists them). Nothing here
 //! allocates per node, and depth- or node-limited searches are deterministic.
 
 mod correction;
-mod cutoffs;
+mod counts;
 mod evalcache;
 mod evaluate;
 mod frame;
@@ -38,7 +39,7 @@ mod quiesce;
 mod reduce;
 
 pub use super::score::{mate_in_moves, MATE, MATE_BOUND, MAX_PLY};
-pub use cutoffs::Cutoffs;
+pub use counts::{Count, Counts};
 pub use iterate::{Info, SearchResult};
 pub use limits::{Limits, Signals};
 
@@ -82,8 +83,8 @@ pub struct Searcher {
     /// The deepest ply + 1 a PV node of the current iteration reached (the `seldepth` of
     /// [`Info`]).
     seldepth: usize,
-    /// The current search's cut nodes, by the place of the move that cut (a diagnostic).
-    cutoffs: Cutoffs,
+    /// What the current search did, counted (a diagnostic).
+    counts: Counts,
     node_limit: u64,
     aborted: bool,
     clock: Option<TimeManager>,
@@ -121,7 +122,7 @@ impl Searcher {
             null_floor: 0,
             nodes: 0,
             seldepth: 0,
-            cutoffs: Cutoffs::default(),
+            counts: Counts::default(),
             node_limit: u64::MAX,
             aborted: false,
             clock: None,
@@ -135,9 +136,9 @@ impl Searcher {
         }
     }
 
-    /// The last search's cut nodes, by the place of the move that cut them.
-    pub fn cutoffs(&self) -> Cutoffs {
-        self.cutoffs
+    /// What the last search did, counted.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
     }
 
     pub fn weights(&self) -> &Weights {

@@ -1,6 +1,7 @@
 //! The alpha-beta node, generic over its kind (the root, a PV node, a non-PV node), with
 //! principal variation search over the moves a [`MovePicker`] hands out.
 
+use super::counts::Count;
 use super::history::LastMove;
 use super::kind::{At, Kind, NonPv, Pv};
 use super::movepick::MovePicker;
@@ -69,6 +70,7 @@ impl Searcher {
         self.frames[ply].pv_len = 0;
         if N::ROOT {
             self.nodes += 1;
+            self.counts.bump(Count::MainNodes);
         } else if let Some(score) = self.enter_node(board, &mut depth, &mut alpha, &mut beta, ply) {
             return score;
         }
@@ -176,6 +178,13 @@ impl Searcher {
         if self.tick() {
             return Some(0);
         }
+        self.counts.bump(Count::MainNodes);
+        if *depth == 1 {
+            self.counts.bump(Count::DepthOne);
+        }
+        if in_check {
+            self.counts.bump(Count::CheckExtensions);
+        }
         if ply >= MAX_PLY - 1 {
             return Some(self.weights.evaluate_with(board, self.frames[ply].psq));
         }
@@ -208,6 +217,7 @@ impl Searcher {
                 && quiet
                 && pruning.prunes(board, mv, pick.score, best.alpha, best.searched, quiets)
             {
+                self.counts.bump(Count::MovesPruned);
                 continue;
             }
             if let Some(next) = pick.upcoming.filter(|_| at.depth > 1) {
@@ -215,6 +225,7 @@ impl Searcher {
             }
             let score = self.child::<N>(board, at, mv, best.alpha, best.searched);
             best.searched += 1;
+            self.counts.bump(Count::MovesSearched);
             quiets += quiet as usize;
             if self.aborted {
                 return None;
@@ -232,7 +243,7 @@ impl Searcher {
                 }
             }
             if raised == Raised::Cut {
-                self.cutoffs.record(best.searched);
+                self.counts.cut(best.searched);
                 if quiet && !N::ROOT {
                     self.reward_quiet(board, mv, at.depth, ply, pick.tried, picker.earlier());
                 }
@@ -263,11 +274,16 @@ impl Searcher {
             -self.node::<N::First>(board, depth - 1, -beta, -alpha, ply + 1)
         } else {
             let reduction = self.reduction::<N>(board, mv, depth, ply, index, quiet);
+            if reduction > 0 {
+                self.counts.bump(Count::Reduced);
+            }
             let mut s = -self.node::<NonPv>(board, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
             if s > alpha && reduction > 0 {
+                self.counts.bump(Count::ReSearched);
                 s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
             }
             if s > alpha && s < beta && N::PV {
+                self.counts.bump(Count::PvsReSearched);
                 s = -self.node::<Pv>(board, depth - 1, -beta, -alpha, ply + 1);
             }
             s

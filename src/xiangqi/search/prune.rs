@@ -6,6 +6,7 @@
 //! static evaluation they share is taken lazily: the material estimate and the lazy margin
 //! settle most decisions without the full evaluation.
 
+use super::counts::Count;
 use super::keys::{order_score, pick};
 use super::kind::{At, NonPv};
 use super::movepick::{capture_terms, CAPTURE_BASE};
@@ -79,6 +80,7 @@ impl Searcher {
         if let Some(eval) = ev.corrected.filter(|_| reverse_futile) {
             let margin = self.knobs.rfp_margin * at.depth;
             if eval - margin >= at.beta {
+                self.counts.bump(Count::ReverseFutilityCuts);
                 return Some(eval - margin);
             }
         }
@@ -101,11 +103,16 @@ impl Searcher {
         if !self.eval_at_most(board, at.ply, &mut ev.eval, ev.hit_eval, needed) {
             return None;
         }
+        self.counts.bump(Count::RazorTries);
         let score = self.quiescence(board, alpha, alpha + 1, at.ply, false);
         if self.aborted {
             return Some(0);
         }
-        (score <= alpha).then_some(score)
+        let cut = score <= alpha;
+        if cut {
+            self.counts.bump(Count::RazorCuts);
+        }
+        cut.then_some(score)
     }
 
     /// The null move: where the corrected evaluation `eval` is at or above beta, the side to
@@ -117,6 +124,7 @@ impl Searcher {
             d => ((eval - at.beta) / d).min(3),
         };
         let r = self.knobs.null_reduction + at.depth / self.knobs.null_depth_divisor + by_eval;
+        self.counts.bump(Count::NullTries);
         let ply = at.ply;
         self.frames[ply + 1].psq = self.frames[ply].psq;
         let undo = board.make_null();
@@ -132,7 +140,11 @@ impl Searcher {
         if self.aborted {
             return Some(0);
         }
-        (score >= at.beta).then_some(if score >= MATE_BOUND { at.beta } else { score })
+        if score < at.beta {
+            return None;
+        }
+        self.counts.bump(Count::NullCuts);
+        Some(if score >= MATE_BOUND { at.beta } else { score })
     }
 
     /// Internal iterative reduction: off the PV, a node the table knows nothing of is seldom
@@ -164,9 +176,13 @@ impl Searcher {
         let base = ev
             .corrected
             .unwrap_or_else(|| self.estimate(board, at.ply) + ev.correction);
+        self.counts.bump(Count::ProbCutTries);
         let score = self.probcut_captures(board, at, raised, base, ev.eval);
         if self.aborted {
             return Some(0);
+        }
+        if score.is_some() {
+            self.counts.bump(Count::ProbCutCuts);
         }
         score
     }

@@ -1,6 +1,7 @@
 //! The quiescence search: captures (out of check) or every evasion (in check) until the
 //! position is quiet, standing pat on the static evaluation, with delta pruning.
 
+use super::counts::Count;
 use super::keys::{order_score, pick};
 use super::movepick::CAPTURE_BASE;
 use super::prune::{check_zone, gives_check_near, has_attackers};
@@ -25,6 +26,10 @@ impl Searcher {
         self.frames[ply].pv_len = 0;
         if self.tick() {
             return 0;
+        }
+        self.counts.bump(Count::QuiescenceNodes);
+        if in_check {
+            self.counts.bump(Count::QuiescenceInCheck);
         }
         if ply >= MAX_PLY - 1 {
             return self.weights.evaluate_with(board, self.frames[ply].psq);
