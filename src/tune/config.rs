@@ -603,7 +603,6 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
-                "search_check_extension_safe",
                 "time_moves_left"
             ]
         );

@@ -64,8 +64,6 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
-    check_extension_safe: bool = 0, 0..=1, 1, "search_check_extension_safe",
-        "search: 1 extends a check only where the checking piece is safe (not attacked, or protected and attacked by no cheaper piece; a double check always), 0 every check";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -74,6 +72,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_check_extension_safe", 0),
     Retired::new("search_prior_bonus", 0),
     Retired::new("search_lmr_pv", 0),
     Retired::new("search_lmr_extend", 0),

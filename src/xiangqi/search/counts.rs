@@ -10,7 +10,7 @@ pub enum Count {
     MainNodes,
     /// Of those, the nodes at depth 1 (after the check extension).
     DepthOne,
-    /// Of those, the nodes in check that the check extension took a ply deeper.
+    /// Of those, the nodes in check, which the check extension takes a ply deeper.
     CheckExtensions,
     /// Nodes of the quiescence search.
     QuiescenceNodes,

@@ -13,7 +13,6 @@ use crate::xiangqi::moves::Move;
 use crate::xiangqi::rules::{examine_cycle, Ply, NO_CAPTURE_LIMIT};
 use crate::xiangqi::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::xiangqi::tt::{Bound, Entry};
-use crate::xiangqi::types::Role;
 
 /// The best score and move found so far at a node, its raised alpha, how many moves it
 /// searched, and the depth its later moves were searched to (the node's, or less once one
@@ -168,11 +167,9 @@ impl Searcher {
             return Some(*alpha);
         }
         let in_check = self.frames[ply].in_check;
-        // The check extension (knob `search_check_extension_safe`: only for a check whose
-        // piece the defender cannot simply take). A null move's child is never in check, so
-        // a node in check has depth 0 or more here.
-        let extended = in_check && (!self.knobs.check_extension_safe || self.checker_safe(board));
-        if extended {
+        // The check extension. (A null move's child is never in check, so a node in check
+        // has depth 0 or more here.)
+        if in_check {
             *depth += 1;
         }
         if *depth <= 0 {
@@ -185,36 +182,13 @@ impl Searcher {
         if *depth == 1 {
             self.counts.bump(Count::DepthOne);
         }
-        if extended {
+        if in_check {
             self.counts.bump(Count::CheckExtensions);
         }
         if ply >= MAX_PLY - 1 {
             return Some(self.weights.evaluate_with(board, self.frames[ply].psq));
         }
         None
-    }
-
-    /// Whether the side to move is in check by two pieces, or by one that is not attacked,
-    /// or is protected and attacked by no cheaper piece: a check the defender cannot answer
-    /// by winning the checker.
-    fn checker_safe(&self, board: &Board) -> bool {
-        let checkers = board.checkers();
-        let Some(sq) = checkers.first().filter(|_| !checkers.more_than_one()) else {
-            return true;
-        };
-        let attackers = board.attackers_of(board.turn(), sq);
-        if attackers.is_empty() {
-            return true;
-        }
-        let checker = board.piece_at(sq).expect("a checker stands on its point");
-        if board.attackers_of(checker.color, sq).is_empty() {
-            return false;
-        }
-        // Protected: the king cannot take it, and a cheaper piece wins by taking it.
-        let value = self.weights.value(checker.role);
-        attackers
-            .filter_map(|a| board.piece_at(a))
-            .all(|p| p.role == Role::King || self.weights.value(p.role) >= value)
     }
 
     /// Searches the moves `picker` hands out, best first, until one cuts off; `None` when
@@ -446,27 +420,4 @@ fn bound_of(score: Score, alpha: Score, beta: Score) -> Bound {
 #[inline]
 pub(super) fn moved(board: &Board, mv: Move) -> LastMove {
     board.piece_at(mv.to()).map(|p| (p, mv.to()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::xiangqi::eval::Weights;
-
-    #[test]
-    fn a_checker_is_safe_unless_the_defender_wins_it() {
-        let searcher = Searcher::new(Weights::default(), 1);
-        let safe = |fen: &str| searcher.checker_safe(&Board::from_fen(fen).unwrap());
-        // A rook checks down the file; nothing attacks it.
-        assert!(safe("4k4/9/9/9/9/4R4/9/9/9/4K4 b - - 0 1"));
-        // The black rook takes it for nothing.
-        assert!(!safe("4k4/9/9/9/9/r3R4/9/9/9/4K4 b - - 0 1"));
-        // Protected by a pawn, it is attacked only by a rook, no cheaper.
-        assert!(safe("4k4/9/9/9/9/r3R4/4P4/9/9/4K4 b - - 0 1"));
-        // A horse, cheaper than the rook, wins it even protected.
-        assert!(!safe("4k4/9/9/3n5/9/4R4/4P4/9/9/4K4 b - - 0 1"));
-        // Next to the king: taken unprotected, but not with the rook behind it.
-        assert!(!safe("4k4/4R4/9/9/9/9/9/9/9/4K4 b - - 0 1"));
-        assert!(safe("4k4/4R4/9/9/9/4R4/9/9/9/4K4 b - - 0 1"));
-    }
 }
