@@ -18,28 +18,33 @@ pub enum Count {
     QuiescenceInCheck,
     /// Nodes cut by reverse futility.
     ReverseFutilityCuts,
-    /// Razoring's quiescence searches, and those that held below alpha.
+    /// Razoring's quiescence searches.
     RazorTries,
+    /// Of those, the ones that held below alpha and cut the node.
     RazorCuts,
-    /// Null-move searches, and those that held above beta.
+    /// Null-move searches.
     NullTries,
+    /// Of those, the ones that held above beta and cut the node.
     NullCuts,
-    /// Nodes where ProbCut searched captures, and those it cut.
+    /// Nodes where ProbCut searched captures.
     ProbCutTries,
+    /// Of those, the ones it cut.
     ProbCutCuts,
-    /// Moves the move loop searched, and quiet moves it pruned unsearched.
+    /// Moves the move loop searched.
     MovesSearched,
+    /// Quiet moves the move loop pruned unsearched.
     MovesPruned,
-    /// Late moves searched first at a reduced depth, and those searched again at the full
-    /// depth because the reduced search beat alpha.
+    /// Late moves searched first at a reduced depth.
     Reduced,
+    /// Of those, the ones searched again at the full depth because the reduced search beat alpha.
     ReSearched,
     /// Null-window searches at a PV node searched again with the full window.
     PvsReSearched,
-    /// Nodes of the main search cut off by a move, those cut by the first move searched,
-    /// and the sum of the cutting moves' places (1 for the first).
+    /// Nodes of the main search cut off by a move.
     CutNodes,
+    /// Of those, the ones cut by the first move searched.
     CutByFirst,
+    /// The sum over them of the cutting move's place (1 for the first).
     CutPlaces,
 }
 
