@@ -114,6 +114,22 @@ fn unknown_flags_are_usage_errors() {
 }
 
 #[test]
+fn bench_depths_out_of_range_are_usage_errors() {
+    for depth in ["0", "128", "x"] {
+        qitune()
+            .args(["bench", "--depth", depth])
+            .assert()
+            .failure()
+            .code(2)
+            .stderr(predicate::str::contains("from 1 to 127"));
+    }
+    rejects(
+        &["bench", "--game", "amazons", "--depth", "3"],
+        "--depth is for the Xiangqi bench",
+    );
+}
+
+#[test]
 fn bench_last_line_has_nodes_and_nps() {
     let out = qitune().args(["bench", "--depth", "4"]).assert().success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();

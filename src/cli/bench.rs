@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use qitune::game::Game as _;
 use qitune::xiangqi::game::XiangqiGame;
-use qitune::xiangqi::search::{Count, Counts};
+use qitune::xiangqi::search::{Count, Counts, MAX_PLY};
 use qitune::xiangqi::{bench, eval::Weights};
 use std::path::PathBuf;
 
@@ -16,9 +16,9 @@ pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: super::GameKind,
-    /// Search depth (the checksum is defined at the default).
-    #[arg(long, default_value_t = bench::DEPTH)]
-    depth: u32,
+    /// Search depth, 1 to 127 (Xiangqi; the checksum is defined at the default, 11).
+    #[arg(long, value_parser = super::in_range::<1, { MAX_PLY - 1 }>)]
+    depth: Option<usize>,
     /// A weight file (Xiangqi): its weights and search knobs in place of the built-in ones,
     /// to see what they do to the node count.
     #[arg(long)]
@@ -29,6 +29,9 @@ pub fn run(args: Args) -> Result<()> {
     if args.game == super::GameKind::Amazons {
         if args.weights.is_some() {
             bail!("--weights is for the Xiangqi bench (the Amazons bench has no weights)");
+        }
+        if args.depth.is_some() {
+            bail!("--depth is for the Xiangqi bench (the Amazons bench runs a fixed number of playouts)");
         }
         let (playouts, secs) = qitune::amazons::search::bench(20_000);
         eprintln!("{secs:.3} s");
@@ -42,7 +45,8 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => XiangqiGame::load_weights(path)?,
         None => Weights::default(),
     };
-    let result = bench::run(&weights, args.depth, |i, nodes| {
+    let depth = args.depth.map_or(bench::DEPTH, |d| d as u32);
+    let result = bench::run(&weights, depth, |i, nodes| {
         eprintln!("position {:>2}/{}: {nodes} nodes", i + 1, bench::POSITIONS.len());
     });
     eprintln!("{:.3} s", result.elapsed.as_secs_f64());
