@@ -16,8 +16,17 @@ pub struct Args {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
     game: super::GameKind,
-    /// Search depth, 1 to 127 (Xiangqi; the checksum is defined at the default, 11).
-    #[arg(long, value_parser = super::in_range::<1, { MAX_PLY - 1 }>)]
+    // The help is written from the constants, so that it cannot drift from them; an
+    // `Option` rather than a default, so that the Amazons bench can refuse the flag.
+    #[arg(
+        long,
+        value_parser = super::in_range::<1, { MAX_PLY - 1 }>,
+        help = format!(
+            "Search depth, 1 to {} (Xiangqi; the checksum is defined at the default, {})",
+            MAX_PLY - 1,
+            bench::DEPTH
+        )
+    )]
     depth: Option<usize>,
     /// A weight file (Xiangqi): its weights and search knobs in place of the built-in ones,
     /// to see what they do to the node count.
