@@ -10,7 +10,7 @@
 //! enemy piece guards, pieces a cheaper enemy piece attacks, massed wings counted only
 //! with pieces the defence cannot take at a profit, and, evolved only where a configuration
 //! names them, the material imbalance (what each piece is worth beside the side's others
-//! and against the enemy's, by their numbers) and an endgame value for each piece-square
+//! and against the enemy's, by their numbers), the number of crossed pawns and an endgame value for each piece-square
 //! point (tapered in as the material thins). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
@@ -35,8 +35,8 @@ use super::knobs::Knobs;
 use super::moves::Move;
 use super::types::{Color, File, Rank, Role, Square};
 use crate::params::{Params, WeightFileError};
-use params::{endgame_first, IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
-use terms::{imbalance, walk_terms, ScoreTerms, PATTERNS};
+use params::{endgame_first, CROSSED_PAWNS, IMBALANCE_COUNT, IMBALANCE_FIRST, PST_POINTS, S};
+use terms::{crossed_pawns, imbalance, walk_terms, ScoreTerms, PATTERNS};
 
 /// The game name in weight files.
 pub const GAME: &str = "xiangqi";
@@ -60,6 +60,8 @@ pub struct Weights {
     patterns: bool,
     /// Whether any material imbalance term has a weight: at zero it is not counted.
     imbalance: bool,
+    /// Whether any of [`CROSSED_PAWNS`] has a weight: at zero they are not counted.
+    crossed: bool,
     knobs: Knobs,
 }
 
@@ -121,12 +123,14 @@ impl Weights {
         let imbalance = scalar[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT]
             .iter()
             .any(|&w| w != 0);
+        let crossed = CROSSED_PAWNS.iter().any(|&p| scalar[p as usize] != 0);
         Weights {
             mg,
             eg,
             scalar,
             patterns,
             imbalance,
+            crossed,
             knobs,
         }
     }
@@ -183,7 +187,7 @@ impl Weights {
         board.turn().sign() * self.material_red(board, psq) + self.s(S::tempo)
     }
 
-    /// Material, its imbalance and piece-square values tapered by phase, from Red's point of
+    /// Material, its imbalance, the crossed pawns' count and piece-square values tapered by phase, from Red's point of
     /// view: the evaluation's part that needs no attacks.
     #[inline]
     fn material_red(&self, board: &Board, psq: Psq) -> Score {
@@ -194,6 +198,9 @@ impl Weights {
         };
         if self.imbalance {
             imbalance(board, &mut terms);
+        }
+        if self.crossed {
+            crossed_pawns(board, &mut terms);
         }
         terms.total
     }

@@ -102,6 +102,9 @@ scalar_specs! {
     imbalance_pawn_vs_cannon = 0, [-30, 30], 6;
     imbalance_pawn_vs_advisor = 0, [-30, 30], 6;
     imbalance_pawn_vs_elephant = 0, [-30, 30], 6;
+    crossed_pawns_1 = 0, [-100, 100], 8;
+    crossed_pawns_2 = 0, [-100, 100], 8;
+    crossed_pawns_3 = 0, [-100, 100], 8;
     tempo = 19, [0, 40], 6;
 }
 
@@ -119,6 +122,12 @@ pub(super) const IMBALANCE_ROLES: [Role; 6] = [
 /// How many material imbalance parameters there are: a pair of own roles each (two of one
 /// role included, n (n + 1) / 2), then an own role against an enemy one (n (n - 1) / 2).
 pub(super) const IMBALANCE_COUNT: usize = IMBALANCE_ROLES.len() * IMBALANCE_ROLES.len();
+
+/// The crossed-pawn terms, the `n`-th for a side with at least `n + 1` pawns across the
+/// river short of the enemy's back rank (see [`super::terms::crossed_pawns`]).
+pub(super) const CROSSED_PAWNS: [S; 3] = [S::crossed_pawns_1, S::crossed_pawns_2, S::crossed_pawns_3];
+/// The spec index of the first crossed-pawn term; the others follow it.
+pub(super) const CROSSED_PAWNS_FIRST: usize = S::crossed_pawns_1 as usize;
 
 /// Piece-square values for Red on files a..e (the rest mirror), rank 0 (Red's back rank)
 /// first: hand-set, then tuned (the module's header says how).
@@ -226,6 +235,10 @@ static SPECS: LazyLock<Specs> = LazyLock::new(|| {
     for s in &mut v[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT] {
         s.opt_in = true;
     }
+    // So are the crossed pawns counted as a group.
+    for s in &mut v[CROSSED_PAWNS_FIRST..CROSSED_PAWNS_FIRST + CROSSED_PAWNS.len()] {
+        s.opt_in = true;
+    }
     // Each point's piece-square value, and its endgame value after the knobs: on trial, zero
     // by default, so every tuned set and measured run before them stays as it was.
     let mut endgame = Vec::with_capacity(PST_POINTS.len());
@@ -283,6 +296,10 @@ pub fn describe(name: &str) -> String {
                 format!("material imbalance: for each own {a} times each own {b}")
             };
         }
+    }
+    if let Some(n) = name.strip_prefix("crossed_pawns_") {
+        let pawns = if n == "1" { "pawn" } else { "pawns" };
+        return format!("for {n} or more {pawns} across the river short of the enemy's back rank (on top of each pawn's piece-square value)");
     }
     match name {
         "king" => "the king's value (fixed: never evolves)",

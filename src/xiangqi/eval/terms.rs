@@ -1,7 +1,9 @@
 //! The evaluation's positional terms, walked once for both what consumes them: the score
 //! ([`ScoreTerms`]) and the feature vector a fit on positions learns from ([`features`]).
 
-use super::params::{endgame_first, IMBALANCE_COUNT, IMBALANCE_FIRST, IMBALANCE_ROLES, PST_POINTS, S};
+use super::params::{
+    endgame_first, CROSSED_PAWNS, IMBALANCE_COUNT, IMBALANCE_FIRST, IMBALANCE_ROLES, PST_POINTS, S,
+};
 use super::{phase, Weights, LAST_RANK, PHASE_MAX, SCALAR_COUNT};
 use crate::xiangqi::attacks;
 use crate::xiangqi::bitboard::Bitboard;
@@ -119,6 +121,20 @@ pub(super) fn imbalance<T: Terms>(board: &Board, terms: &mut T) {
         }
     }
     debug_assert_eq!(k, IMBALANCE_COUNT);
+}
+
+/// Pikafish-HCE's CrossedPawn by the count alone, fed to `terms`: for each side, the `n`-th
+/// of [`CROSSED_PAWNS`] once it has more than `n` pawns across the river short of the
+/// enemy's back rank. The piece-square values price each pawn on its own; these price the
+/// count, where Pikafish-HCE's table has a first crossed pawn worth far more than none and a
+/// third worth less than the second.
+pub(super) fn crossed_pawns<T: Terms>(board: &Board, terms: &mut T) {
+    for color in Color::ALL {
+        let crossed = pawns_inside(board, color.flip());
+        for (n, &s) in CROSSED_PAWNS.iter().enumerate() {
+            terms.add(s, color.sign(), (crossed > n as i32) as i32);
+        }
+    }
 }
 
 /// The evaluation's positional terms of `board` (mobility, patterns, threats, protection,
@@ -317,6 +333,7 @@ pub fn features(board: &Board, out: &mut Vec<(u32, f32)>) {
     }
     let mut terms = FeatureTerms { out };
     imbalance(board, &mut terms);
+    crossed_pawns(board, &mut terms);
     walk_terms(board, &mut terms);
 }
 

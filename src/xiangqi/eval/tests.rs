@@ -100,10 +100,7 @@ fn features_sum_to_the_evaluation() {
             let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(n as u64);
             let mut params = Params::random(&specs(), &mut rng);
             // The terms on trial too, which random players keep at zero.
-            for s in specs()
-                .iter()
-                .filter(|s| s.name.starts_with("endgame_") || s.name.starts_with("imbalance_"))
-            {
+            for s in specs().iter().filter(|s| s.opt_in) {
                 params
                     .set(&s.name, rand::Rng::gen_range(&mut rng, s.min..=s.max).into())
                     .unwrap();
@@ -366,6 +363,35 @@ fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
     assert_eq!(
         describe("imbalance_rook_rook"),
         "material imbalance: for each pair of own rooks"
+    );
+}
+
+#[test]
+fn crossed_pawns_count_by_thresholds() {
+    // Red: three pawns across the river, one more on Black's back rank (which does not
+    // count); Black: one pawn across.
+    let b = Board::from_fen("P3k4/9/9/2P1P4/4P4/6p2/9/9/9/3K5 w").unwrap();
+    let weigh = |settings: &[(&str, i64)]| {
+        let w = weights_with(settings);
+        (w.evaluate_red(&b), w.material_estimate(&b, w.psq(&b)))
+    };
+    let (eval, estimate) = weigh(&[]);
+    let settings = [
+        ("crossed_pawns_1", 50),
+        ("crossed_pawns_2", 7),
+        ("crossed_pawns_3", -20),
+    ];
+    let (with_eval, with_estimate) = weigh(&settings);
+    // Red gets all three, Black the first.
+    assert_eq!(with_eval - eval, 50 + 7 - 20 - 50);
+    assert_eq!(with_estimate - estimate, 50 + 7 - 20 - 50);
+    assert!(specs()
+        .iter()
+        .filter(|s| s.name.starts_with("crossed_pawns_"))
+        .all(|s| s.opt_in));
+    assert_eq!(
+        describe("crossed_pawns_2"),
+        "for 2 or more pawns across the river short of the enemy's back rank (on top of each pawn's piece-square value)"
     );
 }
 
