@@ -338,10 +338,7 @@ fn piece_square_names_give_their_squares() {
 fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
     // Red: two rooks and a horse; Black: a rook and two advisors.
     let b = Board::from_fen("r2aka3/9/9/9/9/9/9/9/9/RN1K4R w").unwrap();
-    let weigh = |settings: &[(&str, i64)]| {
-        let w = weights_with(settings);
-        (w.evaluate_red(&b), w.material_estimate(&b, w.psq(&b)))
-    };
+    let weigh = |settings: &[(&str, i64)]| eval_and_estimate(&b, settings);
     let (eval, estimate) = weigh(&[]);
     let settings = [
         // Red's one pair of rooks: +10.
@@ -371,10 +368,7 @@ fn crossed_pawns_count_by_thresholds() {
     // Red: three pawns across the river, one more on Black's back rank (which does not
     // count); Black: one pawn across.
     let b = Board::from_fen("P3k4/9/9/2P1P4/4P4/6p2/9/9/9/3K5 w").unwrap();
-    let weigh = |settings: &[(&str, i64)]| {
-        let w = weights_with(settings);
-        (w.evaluate_red(&b), w.material_estimate(&b, w.psq(&b)))
-    };
+    let weigh = |settings: &[(&str, i64)]| eval_and_estimate(&b, settings);
     let (eval, estimate) = weigh(&[]);
     let settings = [
         ("crossed_pawns_1", 50),
@@ -393,6 +387,13 @@ fn crossed_pawns_count_by_thresholds() {
         describe("crossed_pawns_2"),
         "for 2 or more pawns across the river short of the enemy's back rank (on top of each pawn's piece-square value)"
     );
+}
+
+/// The evaluation of `board` and its estimate without attacks, under the built-in weights
+/// with `settings` changed.
+fn eval_and_estimate(board: &Board, settings: &[(&str, i64)]) -> (Score, Score) {
+    let w = weights_with(settings);
+    (w.evaluate_red(board), w.material_estimate(board, w.psq(board)))
 }
 
 /// The built-in weights with `settings` changed.
