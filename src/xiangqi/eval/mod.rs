@@ -10,8 +10,8 @@
 //! enemy piece guards, pieces a cheaper enemy piece attacks, massed wings counted only
 //! with pieces the defence cannot take at a profit, and, evolved only where a configuration
 //! names them, the material imbalance (what each piece is worth beside the side's others
-//! and against the enemy's, by their numbers), the number of crossed pawns and an endgame value for each piece-square
-//! point (tapered in as the material thins). Every weight is one entry of [`specs`];
+//! and against the enemy's, by their numbers), the number of crossed pawns and an endgame
+//! value for each piece-square point (tapered in as the material thins). Every weight is one entry of [`specs`];
 //! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
@@ -187,8 +187,8 @@ impl Weights {
         board.turn().sign() * self.material_red(board, psq) + self.s(S::tempo)
     }
 
-    /// Material, its imbalance, the crossed pawns' count and piece-square values tapered by phase, from Red's point of
-    /// view: the evaluation's part that needs no attacks.
+    /// Material, its imbalance, the crossed pawns' count and piece-square values tapered by
+    /// phase, from Red's point of view: the evaluation's part that needs no attacks.
     #[inline]
     fn material_red(&self, board: &Board, psq: Psq) -> Score {
         let phase = phase(board);

@@ -126,8 +126,6 @@ pub(super) const IMBALANCE_COUNT: usize = IMBALANCE_ROLES.len() * IMBALANCE_ROLE
 /// The crossed-pawn terms, the `n`-th for a side with at least `n + 1` pawns across the
 /// river short of the enemy's back rank (see [`super::terms::crossed_pawns`]).
 pub(super) const CROSSED_PAWNS: [S; 3] = [S::crossed_pawns_1, S::crossed_pawns_2, S::crossed_pawns_3];
-/// The spec index of the first crossed-pawn term; the others follow it.
-pub(super) const CROSSED_PAWNS_FIRST: usize = S::crossed_pawns_1 as usize;
 
 /// Piece-square values for Red on files a..e (the rest mirror), rank 0 (Red's back rank)
 /// first: hand-set, then tuned (the module's header says how).
@@ -235,9 +233,9 @@ static SPECS: LazyLock<Specs> = LazyLock::new(|| {
     for s in &mut v[IMBALANCE_FIRST..IMBALANCE_FIRST + IMBALANCE_COUNT] {
         s.opt_in = true;
     }
-    // So are the crossed pawns counted as a group.
-    for s in &mut v[CROSSED_PAWNS_FIRST..CROSSED_PAWNS_FIRST + CROSSED_PAWNS.len()] {
-        s.opt_in = true;
+    // So is the crossed pawns' count.
+    for s in CROSSED_PAWNS {
+        v[s as usize].opt_in = true;
     }
     // Each point's piece-square value, and its endgame value after the knobs: on trial, zero
     // by default, so every tuned set and measured run before them stays as it was.
