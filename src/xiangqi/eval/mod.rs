@@ -11,8 +11,9 @@
 //! with pieces the defence cannot take at a profit, and, evolved only where a configuration
 //! names them, the material imbalance (what each piece is worth beside the side's others
 //! and against the enemy's, by their numbers), the number of crossed pawns and an endgame
-//! value for each piece-square point (tapered in as the material thins). Every weight is one entry of [`specs`];
-//! [`Weights`] compiles a [`Params`] into flat tables for the hot path.
+//! value for each piece-square point (tapered in as the material thins). Every weight is
+//! one entry of [`specs`]; [`Weights`] compiles a [`Params`] into flat tables for the hot
+//! path.
 //!
 //! The defaults were set by hand (`examples/xiangqi-hand-set.json`), then by the GA with
 //! mirrored twins over every weight (`configs/xiangqi-ga-twins-all.json`, 144,000 games at

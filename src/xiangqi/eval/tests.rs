@@ -338,8 +338,7 @@ fn piece_square_names_give_their_squares() {
 fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
     // Red: two rooks and a horse; Black: a rook and two advisors.
     let b = Board::from_fen("r2aka3/9/9/9/9/9/9/9/9/RN1K4R w").unwrap();
-    let weigh = |settings: &[(&str, i64)]| eval_and_estimate(&b, settings);
-    let (eval, estimate) = weigh(&[]);
+    let (eval, estimate) = eval_and_estimate(&b, &[]);
     let settings = [
         // Red's one pair of rooks: +10.
         ("imbalance_rook_rook", 10),
@@ -349,7 +348,7 @@ fn the_material_imbalance_counts_pairs_and_pieces_against_pieces() {
         // rooks: -4 x 5.
         ("imbalance_advisor_vs_rook", 5),
     ];
-    let (with_eval, with_estimate) = weigh(&settings);
+    let (with_eval, with_estimate) = eval_and_estimate(&b, &settings);
     assert_eq!(with_eval - eval, 10 + 3 - 20);
     // The estimate without attacks knows it too (Red to move).
     assert_eq!(with_estimate - estimate, 10 + 3 - 20);
@@ -368,14 +367,13 @@ fn crossed_pawns_count_by_thresholds() {
     // Red: three pawns across the river, one more on Black's back rank (which does not
     // count); Black: one pawn across.
     let b = Board::from_fen("P3k4/9/9/2P1P4/4P4/6p2/9/9/9/3K5 w").unwrap();
-    let weigh = |settings: &[(&str, i64)]| eval_and_estimate(&b, settings);
-    let (eval, estimate) = weigh(&[]);
+    let (eval, estimate) = eval_and_estimate(&b, &[]);
     let settings = [
         ("crossed_pawns_1", 50),
         ("crossed_pawns_2", 7),
         ("crossed_pawns_3", -20),
     ];
-    let (with_eval, with_estimate) = weigh(&settings);
+    let (with_eval, with_estimate) = eval_and_estimate(&b, &settings);
     // Red gets all three, Black the first.
     assert_eq!(with_eval - eval, 50 + 7 - 20 - 50);
     assert_eq!(with_estimate - estimate, 50 + 7 - 20 - 50);
