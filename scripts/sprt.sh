@@ -2,10 +2,10 @@
 # An SPRT of search knobs or a weight file against the built-in defaults at a real clock, both sides
 # `qitune engine` played as outside engines (UCI, Hash 16 MB, one thread each), from the
 # middlegame set (or POSITIONS) in random order. The test's files live in experiments/sprt/NAME/ (the two
-# engine descriptions, games.pgn, result.json, and `bench`: the defaults' bench count when it
+# engine descriptions, games.pgn, result.json, and `bench`: the base's bench count when it
 # began); running the same command again after a stop, a crash or the end of a sitting goes
-# on from the games in games.pgn (a test already decided says so and stops), unless the
-# defaults have changed since (another bench count), which would mix two bases in one test.
+# on from the games in games.pgn (a test already decided says so and stops), unless the base
+# plays otherwise since (another bench count), which would mix two bases in one test.
 #
 # Usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...]   (a weight file, knobs, or both)
 #   e.g. scripts/sprt.sh probcut-120 search_probcut_margin=120
@@ -70,15 +70,16 @@ if grep -qs '"decision": "H' "$dir/result.json"; then
     exit 0
 fi
 mkdir -p "$dir"
-# The base is the engine at its defaults, so a test goes on only while they stay what they
-# were when it began: the folder records their bench count (the behaviour's checksum).
-bench=$(target/release/qitune bench 2>/dev/null | awk '/^bench:/ {print $2}')
+# A test goes on only while the base plays as it did when it began: the folder records the
+# base's bench count (the behaviour's checksum), the defaults' or, with BASE, its weight
+# file's, so that a base given by a file whose settings cover a change of the defaults goes on.
+bench=$(target/release/qitune bench ${base_weights:+--weights "$base_weights"} 2>/dev/null | awk '/^bench:/ {print $2}')
 # A fresh test may overwrite a result.json left by a stop before its first game.
 go_on=(--force)
 if [[ -s $dir/games.pgn ]]; then
     began=$(cat "$dir/bench" 2>/dev/null || echo unknown)
     grep -qs '"decision": "H' "$dir/result.json" || [[ $began == "$bench" ]] || {
-        echo "error: $dir began against defaults of bench $began; they are now bench $bench: move the folder away or give the test a new name" >&2
+        echo "error: $dir began against a base of bench $began; it is now bench $bench: move the folder away or give the test a new name" >&2
         exit 2
     }
     go_on=(--resume)
