@@ -14,11 +14,12 @@
 # --weights` with the copy, so the test resumes without the original); knobs set after it
 # override its values.
 # Environment: TC (default 2+0.02), GAMES_AT_ONCE (default 2), BOUNDS (Elo0,Elo1; default
-# 0,10), MAX_GAMES (default 20000), BASE (a weight file the base plays instead of the
-# built-in set, copied as base-weights.json; e.g. a tuned set against the set it started
-# from), POSITIONS (default positions/xiangqi-middlegames.epd; a tuned set is judged on
-# positions/xiangqi-holdout.epd, which no tuning game used). The seed of the opening order
-# comes from NAME.
+# 0,10; none plays MAX_GAMES games without stopping early, as a confirmation over a fixed
+# number of games at a longer clock does), MAX_GAMES (default 20000), BASE (a weight file
+# the base plays instead of the built-in set, copied as base-weights.json; e.g. a tuned set
+# against the set it started from), POSITIONS (default positions/xiangqi-middlegames.epd; a
+# tuned set is judged on positions/xiangqi-holdout.epd, which no tuning game used). The
+# seed of the opening order comes from NAME.
 set -euo pipefail
 usage() {
     echo "usage: scripts/sprt.sh NAME [WEIGHTS.json] [KNOB=VALUE...] (see the comment at its top)" >&2
@@ -103,7 +104,9 @@ fi
 describe base "$base_args" '"Hash": 16' >"$dir/base.json"
 
 seed=$(($(printf '%s' "$name" | cksum | cut -d' ' -f1) % 1000))
+sprt=(--sprt="${BOUNDS:-0,10}")
+[[ ${BOUNDS:-} != none ]] || sprt=()
 exec target/release/qitune match --a "$dir/candidate.json" --b "$dir/base.json" \
-    --tc "${TC:-2+0.02}" --sprt="${BOUNDS:-0,10}" --games "${MAX_GAMES:-20000}" \
+    --tc "${TC:-2+0.02}" "${sprt[@]}" --games "${MAX_GAMES:-20000}" \
     --positions "$positions" --order random --seed "$seed" \
     --threads "${GAMES_AT_ONCE:-2}" --pgn "$dir/games.pgn" --json "$dir/result.json" "${go_on[@]}"
