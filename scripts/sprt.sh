@@ -70,6 +70,11 @@ if grep -qs '"decision": "H' "$dir/result.json"; then
     echo "$name: decided ($(grep -o '"decision": "H[01]"' "$dir/result.json")); the record is $dir/result.json"
     exit 0
 fi
+# So is one that played all its games without a decision (BOUNDS=none, or MAX_GAMES reached).
+if grep -qs '"partial": false' "$dir/result.json"; then
+    echo "$name: all its games played; the record is $dir/result.json"
+    exit 0
+fi
 mkdir -p "$dir"
 # A test goes on only while the base plays as it did when it began: the folder records the
 # base's bench count (the behaviour's checksum), the defaults' or, with BASE, its weight
@@ -79,7 +84,7 @@ bench=$(target/release/qitune bench ${base_weights:+--weights "$base_weights"} 2
 go_on=(--force)
 if [[ -s $dir/games.pgn ]]; then
     began=$(cat "$dir/bench" 2>/dev/null || echo unknown)
-    grep -qs '"decision": "H' "$dir/result.json" || [[ $began == "$bench" ]] || {
+    [[ $began == "$bench" ]] || {
         echo "error: $dir began against a base of bench $began; it is now bench $bench: move the folder away or give the test a new name" >&2
         exit 2
     }
