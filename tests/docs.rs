@@ -1,6 +1,7 @@
 //! The documentation's links resolve: every relative link in the README, the guides in
 //! docs/, configs/README.md and the changelog names a file of the repository, and every
-//! anchor into a Markdown page names one of its headings.
+//! anchor into a Markdown page names one of its headings; every Rust source the README and
+//! the guides name in inline code exists.
 
 use std::path::{Path, PathBuf};
 
@@ -114,6 +115,64 @@ fn every_link_in_the_documentation_resolves() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// The Rust sources under `dir`, as paths relative to the repository.
+fn sources(dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let relative = path.strip_prefix(repo()).unwrap();
+            out.push(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// The inline-code spans of a page that name a Rust source (`search/node.rs`).
+fn source_names(text: &str) -> Vec<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|code| {
+            code.ends_with(".rs")
+                && code
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '.' | '-'))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+// The guides name source files by their path or its tail (`search/prune.rs`); a file renamed
+// or removed must take its name out of them too. The changelog is history and may name
+// files that are gone.
+#[test]
+fn every_source_file_the_guides_name_exists() {
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches", "examples"] {
+        if repo().join(dir).is_dir() {
+            sources(&repo().join(dir), &mut files);
+        }
+    }
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for page in pages().iter().filter(|p| !p.ends_with("CHANGELOG.md")) {
+        let text = std::fs::read_to_string(page).unwrap();
+        for name in source_names(&text) {
+            checked += 1;
+            let tail = format!("/{name}");
+            if !files.iter().any(|f| *f == name || f.ends_with(&tail)) {
+                missing.push(format!("{}: `{name}`", page.display()));
+            }
+        }
+    }
+    assert!(
+        checked > 20,
+        "only {checked} source names found: is the parser right?"
+    );
+    assert!(missing.is_empty(), "no such source file:\n{}", missing.join("\n"));
+}
+
 #[test]
 fn headings_become_githubs_anchors() {
     assert_eq!(slug(" Strength: the SPRT record"), "strength-the-sprt-record");
@@ -124,5 +183,9 @@ fn headings_become_githubs_anchors() {
     assert_eq!(
         links("see [a](b.md) and `[c](d)` and ![e](f.svg)"),
         ["b.md", "f.svg"]
+    );
+    assert_eq!(
+        source_names("in `search/node.rs`, not `a b.rs` nor `x.rs()`; `src/lib.rs`"),
+        ["search/node.rs", "src/lib.rs"]
     );
 }

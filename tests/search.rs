@@ -4,7 +4,9 @@
 use qitune::params::Params;
 use qitune::xiangqi::eval::Weights;
 use qitune::xiangqi::search::{mate_in_moves, Limits, Searcher, MATE};
+use qitune::xiangqi::time::TimeControl;
 use qitune::xiangqi::{Board, Move, Xiangqi};
+use std::time::Duration;
 
 /// Whether the side to move forces a win (the opponent left without a legal move, which
 /// loses in Xiangqi) within `n` of its own moves. Brute force over the move generator only,
@@ -130,7 +132,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_null_min_depth", 1),
         ("search_exact_check_prune", 0),
         ("search_rfp_depth", 7),
-        ("search_null_depth_divisor", 3),
+        ("search_null_depth_divisor", 5),
         ("search_null_eval_divisor", 0),
         ("search_lmp_depth", 3),
         ("search_lmr_history", 0),
@@ -308,16 +310,31 @@ fn banned_moves_are_not_played() {
     assert!(r.best.is_some());
 }
 
+/// On a clock a single reply is played at once (seed 000); asked for a depth, the search
+/// still searches it and reports its score, as a mentor's label needs.
 #[test]
-fn a_single_reply_is_answered_at_once() {
+fn a_single_reply_is_answered_at_once_on_a_clock_and_searched_to_a_depth() {
     // In check from the rook on a9: e9 is covered by the rook and faces the red king, so
     // d9d8 is the only move.
     let fen = "R2k5/9/9/9/9/9/9/9/9/4K4 b";
     let game = Xiangqi::from_fen(fen).unwrap();
     assert_eq!(game.legal_moves().len(), 1);
-    let r = search(fen, Limits::depth(20));
+    let only = Move::parse_iccs("d9d8").ok();
+    let clock = Limits {
+        time: Some(TimeControl::MoveTime(Duration::from_secs(60))),
+        ..Limits::default()
+    };
+    let r = search(fen, clock);
     assert_eq!(r.nodes, 0);
-    assert_eq!(r.best, Move::parse_iccs("d9d8").ok());
+    assert_eq!(r.best, only);
+    let mut reports = Vec::new();
+    let r = Searcher::new(Weights::default(), 8).search(&game, &Limits::depth(3), |info| {
+        reports.push((info.depth, info.score))
+    });
+    assert_eq!(r.best, only);
+    assert_eq!(r.depth, 3);
+    assert!(r.nodes > 0);
+    assert_eq!(reports.last(), Some(&(3, r.score)), "{reports:?}");
 }
 
 /// A searcher cleared after a game searches the next game as a fresh one does: an outside

@@ -60,8 +60,10 @@ impl Searcher {
             nodes: 0,
             pv: first.into_iter().collect(),
         };
-        if self.root_moves.len() <= 1 {
-            // Nothing to choose: answer at once (seed 000: a single reply needs no thought).
+        if first.is_none() || (self.root_moves.len() == 1 && limits.time.is_some()) {
+            // Nothing to choose: on a clock a single reply needs no thought (seed 000). A
+            // search to a depth or node count, or an analysis, still searches it, so that its
+            // caller (a mentor's label, a GUI) gets the score it asked for.
             result.score = if first.is_none() {
                 -MATE
             } else {
