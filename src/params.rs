@@ -30,6 +30,10 @@ pub struct Spec {
     /// `"all"` leaves it out. Set for the search's and the clock's settings, and for
     /// evaluation terms still on trial (the tuned sets and their measured runs predate them).
     pub opt_in: bool,
+    /// A search or clock setting, not part of the evaluation: `qitune export` leaves it out
+    /// of a champion's file unless the run tuned it, so that the file plays the search of
+    /// whichever engine loads it.
+    pub knob: bool,
 }
 
 impl Spec {
@@ -42,6 +46,7 @@ impl Spec {
             max,
             bits,
             opt_in: false,
+            knob: false,
         }
     }
 
@@ -62,6 +67,7 @@ impl Spec {
             max,
             bits,
             opt_in: true,
+            knob: true,
         }
     }
 

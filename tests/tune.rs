@@ -143,6 +143,36 @@ fn a_resumed_run_equals_an_uninterrupted_one() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A knob the run tuned stays in the exported file; the others are left out.
+#[test]
+fn export_keeps_the_knobs_a_run_tuned() {
+    let dir = scratch("export-knob");
+    let text = std::fs::read_to_string(tiny_config(&dir, 1))
+        .unwrap()
+        .replace(r#""name":"tiny""#, r#""name":"knob""#)
+        .replace(r#""mobility_*"]"#, r#""mobility_*","search_rfp_margin"]"#);
+    let config = dir.join("knob.json");
+    std::fs::write(&config, text).unwrap();
+    tune(&config, &dir.join("runs"), &[]);
+    let out = dir.join("champ.json");
+    let run = dir.join("runs/knob");
+    qitune()
+        .args([
+            "export",
+            "--run",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let params = file["params"].as_object().unwrap();
+    assert!(params.contains_key("search_rfp_margin"), "{file}");
+    assert!(!params.contains_key("search_futility_margin"), "{file}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn export_writes_a_loadable_weight_file() {
     let dir = scratch("export");
@@ -164,8 +194,22 @@ fn export_writes_a_loadable_weight_file() {
         text.contains("\"generation\": 2") && text.contains("exported_from"),
         "{text}"
     );
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The knobs the run did not tune are the engine's, so the file leaves them out.
+    let params = file["params"].as_object().unwrap();
+    assert!(
+        params.contains_key("horse") && params.contains_key("pst_rook_a0"),
+        "{text}"
+    );
+    assert!(
+        !params
+            .keys()
+            .any(|k| k.starts_with("search_") || k.starts_with("time_")),
+        "{text}"
+    );
+    assert!(file["provenance"]["knobs"].is_string(), "{text}");
     // What the run had spent by then: both generations' 12 games.
-    let provenance = &serde_json::from_str::<serde_json::Value>(&text).unwrap()["provenance"];
+    let provenance = &file["provenance"];
     assert_eq!(provenance["tuning_games"], 24, "{text}");
     assert!(
         provenance["tuning_hours"].as_f64().is_some_and(|h| h >= 0.0),

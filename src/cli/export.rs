@@ -11,7 +11,9 @@ use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
 
 /// Write a run's champion (of the last step, or of --gen) as a weight file that
-/// `qitune engine --weights` and `qitune match` load; for a run of an outside engine, as an
+/// `qitune engine --weights` and `qitune match` load (the search's and clock's knobs only
+/// where the run tuned them, so that the file plays the search of the engine that loads
+/// it); for a run of an outside engine, as an
 /// engine description with the tuned options (a player of `qitune match`), and print the
 /// `setoption` lines to paste into a GUI or the engine's defaults.
 #[derive(clap::Args)]
@@ -115,10 +117,27 @@ pub fn run(mut args: Args) -> Result<()> {
         );
     }
     match &config.engine {
-        None => params
-            .to_weight_file(&file.game, provenance)
-            .write(&args.out)
-            .with_context(|| format!("cannot write {}", args.out.display()))?,
+        None => {
+            // The search's knobs are the engine's, not the champion's: left in, they would
+            // hold the file to the search of the engine that ran it.
+            let evolved = config.evolved(&specs)?;
+            let untuned: Vec<&str> = (specs.iter().enumerate())
+                .filter(|&(i, spec)| spec.knob && !evolved.contains(&i))
+                .map(|(_, spec)| spec.name.as_ref())
+                .collect();
+            if let (Some(map), false) = (provenance.as_object_mut(), untuned.is_empty()) {
+                map.insert(
+                    "knobs".into(),
+                    "the search's and clock's knobs the run did not tune are left out: the engine's defaults apply".into(),
+                );
+            }
+            let mut out = params.to_weight_file(&file.game, provenance);
+            for name in untuned {
+                out.params.remove(name);
+            }
+            out.write(&args.out)
+                .with_context(|| format!("cannot write {}", args.out.display()))?
+        }
         Some(EngineRef::Described(engine)) => {
             let tuned = OutsideEngine {
                 provenance,

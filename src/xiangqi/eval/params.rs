@@ -21,6 +21,7 @@ macro_rules! scalar_specs {
             max: $max,
             bits: $bits,
             opt_in: false,
+            knob: false,
         },)*];
     };
 }
