@@ -3,6 +3,8 @@
 //! anchor into a Markdown page names one of its headings; every Rust source the README and
 //! the guides name in inline code exists.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
@@ -115,19 +117,6 @@ fn every_link_in_the_documentation_resolves() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
-/// The Rust sources under `dir`, as paths relative to the repository.
-fn sources(dir: &Path, out: &mut Vec<String>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let relative = path.strip_prefix(repo()).unwrap();
-            out.push(relative.to_string_lossy().replace('\\', "/"));
-        }
-    }
-}
-
 /// The inline-code spans of a page that name a Rust source (`search/node.rs`).
 fn source_names(text: &str) -> Vec<String> {
     text.split('`')
@@ -148,12 +137,19 @@ fn source_names(text: &str) -> Vec<String> {
 // files that are gone.
 #[test]
 fn every_source_file_the_guides_name_exists() {
-    let mut files = Vec::new();
-    for dir in ["src", "tests", "benches", "examples"] {
-        if repo().join(dir).is_dir() {
-            sources(&repo().join(dir), &mut files);
-        }
-    }
+    let files: Vec<String> = ["src", "tests", "benches", "examples"]
+        .iter()
+        .map(|dir| repo().join(dir))
+        .filter(|dir| dir.is_dir())
+        .flat_map(|dir| common::files(&dir))
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| {
+            path.strip_prefix(repo())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
     let mut missing = Vec::new();
     let mut checked = 0;
     for page in pages().iter().filter(|p| !p.ends_with("CHANGELOG.md")) {

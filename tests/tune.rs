@@ -50,6 +50,13 @@ fn tune(config: &Path, runs: &Path, extra: &[&str]) {
     tune_cmd(config, runs).args(extra).assert().success();
 }
 
+/// `qitune export --run RUN --out OUT`, to which a test adds its own flags.
+fn export(run: &Path, out: &Path) -> Command {
+    let mut cmd = qitune();
+    cmd.arg("export").arg("--run").arg(run).arg("--out").arg(out);
+    cmd
+}
+
 /// Runs `qitune ARGS` expecting failure with `needle` in the error.
 fn fails(args: &[&str], needle: &str) {
     qitune()
@@ -155,17 +162,7 @@ fn export_keeps_the_knobs_a_run_tuned() {
     std::fs::write(&config, text).unwrap();
     tune(&config, &dir.join("runs"), &[]);
     let out = dir.join("champ.json");
-    let run = dir.join("runs/knob");
-    qitune()
-        .args([
-            "export",
-            "--run",
-            run.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    export(&dir.join("runs/knob"), &out).assert().success();
     let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let params = file["params"].as_object().unwrap();
     assert!(params.contains_key("search_rfp_margin"), "{file}");
@@ -179,16 +176,7 @@ fn export_writes_a_loadable_weight_file() {
     let config = tiny_config(&dir, 2);
     tune(&config, &dir.join("runs"), &[]);
     let out = dir.join("champ.json");
-    qitune()
-        .args([
-            "export",
-            "--run",
-            dir.join("runs/tiny").to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    export(&dir.join("runs/tiny"), &out).assert().success();
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(
         text.contains("\"generation\": 2") && text.contains("exported_from"),
@@ -232,17 +220,7 @@ fn export_writes_a_loadable_weight_file() {
     let run = dir.join("runs/tiny");
     // --best: the champion with the best validation (the tiny run validates at generation 2).
     let best = dir.join("best.json");
-    qitune()
-        .args([
-            "export",
-            "--run",
-            run.to_str().unwrap(),
-            "--best",
-            "--out",
-            best.to_str().unwrap(),
-        ])
-        .assert()
-        .success();
+    export(&run, &best).arg("--best").assert().success();
     assert!(std::fs::read_to_string(&best)
         .unwrap()
         .contains("\"generation\": 2"));
@@ -253,10 +231,8 @@ fn export_writes_a_loadable_weight_file() {
         ("--games", "24", "generation 2 champion"),
         ("--hours", "100", "generation 2 champion"),
     ] {
-        qitune()
-            .args(["export", "--run", run.to_str().unwrap(), "--force", "--out"])
-            .arg(&best)
-            .args([budget, value])
+        export(&run, &best)
+            .args(["--force", budget, value])
             .assert()
             .success()
             .stdout(predicates::str::contains(expected));

@@ -5,7 +5,9 @@ use anyhow::{Context, Result};
 use qitune::arena::{OutsideEngine, Protocol};
 use qitune::params::{Params, WeightFile};
 use qitune::tune::config::Config;
-use qitune::tune::folder::{best_validation, existing_champion, last_champion, read_json, validations};
+use qitune::tune::folder::{
+    best_validation, existing_champion, last_champion, read_json, tuned_in, validations,
+};
 use qitune::tune::runs::{last_within, Spent};
 use qitune::tune::subject::{self, EngineRef};
 use std::path::PathBuf;
@@ -119,10 +121,13 @@ pub fn run(mut args: Args) -> Result<()> {
     match &config.engine {
         None => {
             // The search's knobs are the engine's, not the champion's: left in, they would
-            // hold the file to the search of the engine that ran it.
-            let evolved = config.evolved(&specs)?;
-            let untuned: Vec<&str> = (specs.iter().enumerate())
-                .filter(|&(i, spec)| spec.knob && !evolved.contains(&i))
+            // hold the file to the search of the engine that ran it. What the run tuned is
+            // what its champion names, as a resumed run reads it.
+            let tuned = Config::chosen(tuned_in(&file).as_deref().unwrap_or(&config.evolve), &specs)?;
+            let untuned: Vec<&str> = specs
+                .iter()
+                .enumerate()
+                .filter(|&(i, spec)| spec.knob && !tuned.contains(&i))
                 .map(|(_, spec)| spec.name.as_ref())
                 .collect();
             if let (Some(map), false) = (provenance.as_object_mut(), untuned.is_empty()) {

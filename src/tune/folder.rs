@@ -227,9 +227,15 @@ pub fn last_champion(dir: &Path) -> Option<usize> {
 /// a run that did not record them.
 pub fn tuned_names(dir: &Path) -> Option<Vec<String>> {
     let path = find_champion(dir, last_champion(dir)?)?;
-    let file = crate::params::WeightFile::read(&path).ok()?;
+    tuned_in(&crate::params::WeightFile::read(&path).ok()?)
+}
+
+/// The parameters a champion's provenance says its run tuned (`tuned`, or `evolved` in the
+/// files of older runs); `None` where it names none.
+pub fn tuned_in(champion: &crate::params::WeightFile) -> Option<Vec<String>> {
     ["tuned", "evolved"].iter().find_map(|key| {
-        file.provenance
+        champion
+            .provenance
             .get(key)?
             .as_array()?
             .iter()
