@@ -140,6 +140,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_qs_delta", 0),
         ("search_lmp_percent", 40),
         ("search_tt_feedback", 0),
+        ("search_tt_keep_deeper", 2),
     ] {
         let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
         assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);

@@ -603,6 +603,7 @@ mod tests {
                 "search_scale_no_mating",
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
+                "search_tt_keep_deeper",
                 "time_moves_left"
             ]
         );

@@ -64,6 +64,8 @@ knobs! {
         "search: 64ths of the static evaluation kept where the side it favours has only a horse or a cannon against two defenders or more, or a rook against all four, and no pawn short of the last rank (64: all)";
     tt_feedback: bool = 1, 0..=1, 1, "search_tt_feedback",
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
+    tt_keep_deeper: i32 = 0, 0..=16, 5, "search_tt_keep_deeper",
+        "search: a bound from a search this many plies or more shallower than the table's entry of this search for the same position keeps that entry, its move aside (Stockfish's rule at 4; 0: off, every store replaces)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

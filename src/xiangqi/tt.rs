@@ -235,9 +235,12 @@ impl Tt {
     }
 
     /// Stores the result of the node at `ply`: replaces the same position, else the
-    /// shallower or older slot.
+    /// shallower or older slot. Where `keep_deeper` is above 0, a bound from a search at
+    /// least that many plies shallower than this search's entry for the position leaves the
+    /// entry as it is but for the move it brings: a shallow re-search (after a reduction, or
+    /// a window the entry did not settle) says less than what the deeper one found.
     #[inline]
-    pub fn store(&self, hash: u64, ply: usize, entry: Entry) {
+    pub fn store(&self, hash: u64, ply: usize, entry: Entry, keep_deeper: i32) {
         let Entry {
             mv,
             score,
@@ -263,6 +266,17 @@ impl Tt {
                 (1, None)
             }
         };
+        if let Some(old) = same.filter(|old| {
+            keep_deeper > 0
+                && bound != Bound::Exact
+                && old.meta >> 2 == generation
+                && depth + keep_deeper <= old.depth as i32
+        }) {
+            if let Some(mv) = mv {
+                bucket[slot].write(hash, Data { mv: mv.raw(), ..old });
+            }
+            return;
+        }
         // Keep a known best move (or evaluation) when a search of the same position brings none.
         let mv = mv.map(Move::raw).unwrap_or(same.map_or(0, |e| e.mv));
         let eval = eval
@@ -327,21 +341,52 @@ mod tests {
         let mv = Move::parse_iccs("h2e2").unwrap();
         // A mate in 5 plies from the root seen at ply 3 is a mate in 2 from that node.
         let key = 0xDEAD_BEEF_0000_1234;
-        tt.store(key, 3, entry(Some(mv), MATE - 5, 4, Bound::Exact, Some(-70)));
+        tt.store(key, 3, entry(Some(mv), MATE - 5, 4, Bound::Exact, Some(-70)), 0);
         let hit = tt.probe(key, 1, 0).unwrap();
         assert_eq!(hit.score, MATE - 3, "seen from ply 1 it is a mate in 3");
         assert_eq!(hit.mv, Some(mv));
         assert_eq!(hit.bound, Bound::Exact);
         assert_eq!(hit.eval, Some(-70));
         // A later result without a move or an evaluation keeps those already known.
-        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, None));
+        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, None), 0);
         let hit = tt.probe(key, 3, 0).unwrap();
         assert_eq!((hit.mv, hit.eval, hit.score), (Some(mv), Some(-70), 12));
-        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, Some(40_000)));
+        tt.store(key, 3, entry(None, 12, 5, Bound::Upper, Some(40_000)), 0);
         assert_eq!(tt.probe(key, 3, 0).unwrap().eval, Some(-70), "too large to keep");
         assert!(tt.probe(0x1234_5678_0000_1234, 1, 0).is_none());
         tt.clear();
         assert!(tt.probe(key, 1, 0).is_none());
+    }
+
+    #[test]
+    fn a_shallow_bound_keeps_a_deeper_entry_of_the_same_search() {
+        let tt = Tt::new(1);
+        let (key, deep, shallow) = (
+            0x0BAD_F00D_0000_0042,
+            Move::parse_iccs("h2e2").unwrap(),
+            Move::parse_iccs("b0c2").unwrap(),
+        );
+        tt.store(key, 0, entry(Some(deep), 30, 10, Bound::Lower, Some(5)), 4);
+        // Six plies shallower, a bound: the deep score, depth and bound stay, the move is new.
+        tt.store(key, 0, entry(Some(shallow), -20, 4, Bound::Upper, None), 4);
+        let hit = tt.probe(key, 0, 0).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound, hit.eval),
+            (Some(shallow), 30, 10, Bound::Lower, Some(5))
+        );
+        // An exact score, or a bound fewer plies shallower, replaces it.
+        tt.store(key, 0, entry(None, -20, 7, Bound::Upper, None), 4);
+        assert_eq!(tt.probe(key, 0, 0).unwrap().depth, 7);
+        tt.store(key, 0, entry(None, 11, 1, Bound::Exact, None), 4);
+        assert_eq!(tt.probe(key, 0, 0).unwrap().score, 11);
+        // An entry of an earlier search is replaced, and with the knob off every store replaces.
+        tt.store(key, 0, entry(None, 50, 12, Bound::Lower, None), 4);
+        tt.new_search();
+        tt.store(key, 0, entry(None, 40, 2, Bound::Lower, None), 4);
+        assert_eq!(tt.probe(key, 0, 0).unwrap().depth, 2);
+        tt.store(key, 0, entry(None, 60, 12, Bound::Lower, None), 0);
+        tt.store(key, 0, entry(None, 70, 3, Bound::Lower, None), 0);
+        assert_eq!(tt.probe(key, 0, 0).unwrap().score, 70);
     }
 
     #[test]

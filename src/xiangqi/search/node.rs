@@ -321,7 +321,8 @@ impl Searcher {
             bound,
             eval: ev.eval,
         };
-        self.tt.store(board.hash(), at.ply, entry);
+        self.tt
+            .store(board.hash(), at.ply, entry, self.knobs.tt_keep_deeper);
         best.score
     }
 

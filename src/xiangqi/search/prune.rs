@@ -232,7 +232,7 @@ impl Searcher {
                     bound: Bound::Lower,
                     eval,
                 };
-                self.tt.store(board.hash(), ply, entry);
+                self.tt.store(board.hash(), ply, entry, self.knobs.tt_keep_deeper);
                 return Some(score);
             }
         }
