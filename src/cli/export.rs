@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 use qitune::arena::{OutsideEngine, Protocol};
-use qitune::params::{Params, WeightFile};
+use qitune::params::{Params, Spec, WeightFile};
 use qitune::tune::config::Config;
 use qitune::tune::folder::{
     best_validation, existing_champion, last_champion, read_json, tuned_in, validations,
@@ -54,51 +54,15 @@ pub fn run(mut args: Args) -> Result<()> {
             args.run.display()
         );
     }
-    let mut config: Config = read_json(&args.run.join("config.json"))?;
-    let mut unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
-    let budget = match (args.games, args.hours) {
-        (Some(n), _) => Some(Spent::Games(n)),
-        (None, Some(h)) if h.is_finite() && h > 0.0 => Some(Spent::Hours(h)),
-        (None, Some(h)) => anyhow::bail!("--hours must be a positive number of hours, not {h}"),
-        (None, None) => None,
-    };
-    let generation = match (args.gen, budget, args.best) {
-        (Some(g), _, _) => g,
-        (None, Some(budget), _) => {
-            let (stage, step) = last_within(&args.run, budget)?.with_context(|| {
-                let within = match budget {
-                    Spent::Games(n) => format!("{n} tuning games"),
-                    Spent::Hours(h) => format!("{h} hours of tuning"),
-                };
-                format!("{} has no champion within {within}", args.run.display())
-            })?;
-            // The budget may end in an earlier stage, of another method.
-            if stage != args.run {
-                args.run = stage;
-                config = read_json(&args.run.join("config.json"))?;
-                unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
-            }
-            step
-        }
-        (None, None, true) => {
-            let rows = validations(&args.run)?;
-            best_validation(&rows)
-                .with_context(|| {
-                    format!(
-                        "{} has no validation yet (validation.csv; the run needs a \"validation\" section)",
-                        args.run.display()
-                    )
-                })?
-                .step
-        }
-        (None, None, false) => last_champion(&args.run)
-            .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
-    };
+    let generation = chosen_step(&mut args)?;
+    // The step may lie in an earlier stage, of another method: read the stage it is in.
+    let config_path = args.run.join("config.json");
+    let config: Config = read_json(&config_path)?;
+    let unit = qitune::tune::methods::info(&config.method).map_or("step", |m| m.unit);
     let path = existing_champion(&args.run, generation)?;
     super::check_new_file(&args.out, args.force)?;
     let file = WeightFile::read(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     // Check it loads as an engine would load it.
-    let config_path = args.run.join("config.json");
     let specs = subject::specs(&config).with_context(|| format!("{}", config_path.display()))?;
     let retired = subject::retired(&config);
     let params = Params::from_weight_file(&file, &file.game, &specs, retired)
@@ -119,30 +83,9 @@ pub fn run(mut args: Args) -> Result<()> {
         );
     }
     match &config.engine {
-        None => {
-            // The search's knobs are the engine's, not the champion's: left in, they would
-            // hold the file to the search of the engine that ran it. What the run tuned is
-            // what its champion names, as a resumed run reads it.
-            let tuned = Config::chosen(tuned_in(&file).as_deref().unwrap_or(&config.evolve), &specs)?;
-            let untuned: Vec<&str> = specs
-                .iter()
-                .enumerate()
-                .filter(|&(i, spec)| spec.knob && !tuned.contains(&i))
-                .map(|(_, spec)| spec.name.as_ref())
-                .collect();
-            if let (Some(map), false) = (provenance.as_object_mut(), untuned.is_empty()) {
-                map.insert(
-                    "knobs".into(),
-                    "the search's and clock's knobs the run did not tune are left out: the engine's defaults apply".into(),
-                );
-            }
-            let mut out = params.to_weight_file(&file.game, provenance);
-            for name in untuned {
-                out.params.remove(name);
-            }
-            out.write(&args.out)
-                .with_context(|| format!("cannot write {}", args.out.display()))?
-        }
+        None => engine_weights(&file, &config, &specs, &params, provenance)?
+            .write(&args.out)
+            .with_context(|| format!("cannot write {}", args.out.display()))?,
         Some(EngineRef::Described(engine)) => {
             let tuned = OutsideEngine {
                 provenance,
@@ -168,4 +111,74 @@ pub fn run(mut args: Args) -> Result<()> {
     }
     println!("{unit} {generation} champion written to {}", args.out.display());
     Ok(())
+}
+
+/// The step whose champion the flags choose; a budget that ends in an earlier stage moves
+/// `args.run` to that stage.
+fn chosen_step(args: &mut Args) -> Result<usize> {
+    let budget = match (args.games, args.hours) {
+        (Some(n), _) => Some(Spent::Games(n)),
+        (None, Some(h)) if h.is_finite() && h > 0.0 => Some(Spent::Hours(h)),
+        (None, Some(h)) => anyhow::bail!("--hours must be a positive number of hours, not {h}"),
+        (None, None) => None,
+    };
+    Ok(match (args.gen, budget, args.best) {
+        (Some(g), _, _) => g,
+        (None, Some(budget), _) => {
+            let (stage, step) = last_within(&args.run, budget)?.with_context(|| {
+                let within = match budget {
+                    Spent::Games(n) => format!("{n} tuning games"),
+                    Spent::Hours(h) => format!("{h} hours of tuning"),
+                };
+                format!("{} has no champion within {within}", args.run.display())
+            })?;
+            args.run = stage;
+            step
+        }
+        (None, None, true) => {
+            let rows = validations(&args.run)?;
+            best_validation(&rows)
+                .with_context(|| {
+                    format!(
+                        "{} has no validation yet (validation.csv; the run needs a \"validation\" section)",
+                        args.run.display()
+                    )
+                })?
+                .step
+        }
+        (None, None, false) => last_champion(&args.run)
+            .with_context(|| format!("{} holds no champion yet", args.run.display()))?,
+    })
+}
+
+/// The champion as a weight file for qitune's engine. The search's knobs are the engine's,
+/// not the champion's: left in, they would hold the file to the search of the engine that
+/// ran it, so only those the run tuned stay. What the run tuned is what its champion names,
+/// as a resumed run reads it.
+fn engine_weights(
+    file: &WeightFile,
+    config: &Config,
+    specs: &[Spec],
+    params: &Params,
+    mut provenance: serde_json::Value,
+) -> Result<WeightFile> {
+    let tuned = Config::chosen(tuned_in(file).as_deref().unwrap_or(&config.evolve), specs)?;
+    let untuned: Vec<&str> = specs
+        .iter()
+        .enumerate()
+        .filter(|&(i, spec)| spec.knob && !tuned.contains(&i))
+        .map(|(_, spec)| spec.name.as_ref())
+        .collect();
+    if let (Some(map), false) = (provenance.as_object_mut(), untuned.is_empty()) {
+        map.insert(
+            "knobs".into(),
+            "the search's and clock's knobs the run did not tune are left out: the engine's defaults apply"
+                .into(),
+        );
+    }
+    let mut out = params.to_weight_file(&file.game, provenance);
+    for name in untuned {
+        out.params.remove(name);
+    }
+    Ok(out)
 }
