@@ -120,8 +120,17 @@ const KNOB_MATES: [(&str, u32); 4] = [
 /// finds every mate at its distance.
 #[test]
 fn search_knobs_keep_mates_exact() {
-    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
-    let off = search(fen, Limits::depth(9));
+    // Two positions, since the root's search of the first never fails high at these depths.
+    let fens = [
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+    ];
+    let nodes = |settings: &[(&str, i64)]| -> Vec<u64> {
+        fens.iter()
+            .map(|fen| search_with(with_knobs(settings), fen, Limits::depth(9)).nodes)
+            .collect()
+    };
+    let off = nodes(&[]);
     for knob in [
         ("search_probcut_margin", 0),
         ("search_history_prune", 500),
@@ -141,9 +150,10 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_percent", 40),
         ("search_tt_feedback", 0),
         ("search_tt_keep_deeper", 2),
+        ("search_fail_high_shallower", 1),
     ] {
-        let on = search_with(with_knobs(&[knob]), fen, Limits::depth(9));
-        assert_ne!(on.nodes, off.nodes, "{} = {} changed nothing", knob.0, knob.1);
+        let on = nodes(&[knob]);
+        assert_ne!(on, off, "{} = {} changed nothing", knob.0, knob.1);
         for (fen, moves) in KNOB_MATES {
             check_mate_with(with_knobs(&[knob]), fen, moves);
         }

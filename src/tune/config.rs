@@ -604,6 +604,7 @@ mod tests {
                 "search_scale_lone_attacker",
                 "search_tt_feedback",
                 "search_tt_keep_deeper",
+                "search_fail_high_shallower",
                 "time_moves_left"
             ]
         );

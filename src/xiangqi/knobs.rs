@@ -66,6 +66,8 @@ knobs! {
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     tt_keep_deeper: i32 = 0, 0..=16, 5, "search_tt_keep_deeper",
         "search: a bound from a search this many plies or more shallower than the table's entry of this search for the same position keeps that entry, its move aside (Stockfish's rule at 4; 0: off, every store replaces)";
+    fail_high_shallower: bool = 0, 0..=1, 1, "search_fail_high_shallower",
+        "search: 1 searches the root a ply shallower for each fail high of the aspiration window in a row, never below 1 ply (Stockfish's and Pikafish-HCE's rule; 0: every re-search at the iteration's depth)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -189,15 +189,21 @@ impl Searcher {
         } else {
             (-INFINITY, INFINITY)
         };
+        // A fail high mostly confirms the move already best; its re-searches can be shallower,
+        // so that the wider window costs less (Stockfish's `failedHighCnt`). Not past a mate
+        // score, which only the full depth can prove at its distance.
+        let mut failed_high = 0;
         loop {
-            let score = self.node::<Root>(board, depth, alpha, beta, 0);
+            let score = self.node::<Root>(board, (depth - failed_high).max(1), alpha, beta, 0);
             if self.aborted {
                 return score;
             }
             if score <= alpha && alpha > -INFINITY {
                 alpha = (alpha - window).max(-INFINITY);
+                failed_high = 0;
             } else if score >= beta && beta < INFINITY {
                 beta = (beta + window).min(INFINITY);
+                failed_high += i32::from(self.knobs.fail_high_shallower && score < MATE_BOUND);
             } else {
                 return score;
             }
