@@ -150,7 +150,8 @@ fn search_knobs_keep_mates_exact() {
         ("search_lmp_percent", 40),
         ("search_tt_feedback", 0),
         ("search_tt_keep_deeper", 2),
-        ("search_fail_high_shallower", 1),
+        ("search_fail_high_shallower", 0),
+        ("search_correction_pieces", 32),
     ] {
         let on = nodes(&[knob]);
         assert_ne!(on, off, "{} = {} changed nothing", knob.0, knob.1);

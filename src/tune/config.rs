@@ -605,6 +605,7 @@ mod tests {
                 "search_tt_feedback",
                 "search_tt_keep_deeper",
                 "search_fail_high_shallower",
+                "search_correction_pieces",
                 "time_moves_left"
             ]
         );

@@ -66,8 +66,10 @@ knobs! {
         "search: 1 lets the table's score stand in for the static evaluation where its bound says it is nearer the truth, and gives a quiet hash move that settles a node from the table the history a searched one would earn";
     tt_keep_deeper: i32 = 0, 0..=16, 5, "search_tt_keep_deeper",
         "search: a bound from a search this many plies or more shallower than the table's entry of this search for the same position keeps that entry, its move aside (Stockfish's rule at 4; 0: off, every store replaces)";
-    fail_high_shallower: bool = 0, 0..=1, 1, "search_fail_high_shallower",
+    fail_high_shallower: bool = 1, 0..=1, 1, "search_fail_high_shallower",
         "search: 1 searches the root a ply shallower for each fail high of the aspiration window in a row, never below 1 ply (Stockfish's and Pikafish-HCE's rule; 0: every re-search at the iteration's depth)";
+    correction_pieces: i32 = 0, 0..=64, 7, "search_correction_pieces",
+        "search: the correction history's tables by where each side's pieces other than pawns stand (a table a side, Stockfish's non-pawn correction), weighed in 32nds of a pawn-structure or material entry (0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -89,7 +91,6 @@ pub(super) const RETIRED: &[Retired] = &[
     Retired::new("search_pv_iir", 0),
     Retired::new("search_lmr_cut", 0),
     Retired::new("search_lmr_deeper", 0),
-    Retired::new("search_correction_pieces", 0),
     Retired::new("search_lmr_tt_capture", 0),
     Retired::new("search_lmr_bad_captures", 0),
     Retired::new("search_mate_threat_extension", 0),

@@ -99,7 +99,11 @@ impl Searcher {
             eval: None,
             hit_eval: hit.and_then(|h| h.eval),
             hit_bound: hit.filter(|_| self.knobs.tt_feedback).map(|h| (h.score, h.bound)),
-            correction: if prunable { self.correction.get(board) } else { 0 },
+            correction: if prunable {
+                self.correction.get(board, self.knobs.correction_pieces)
+            } else {
+                0
+            },
             corrected: None,
         };
         if prunable {
@@ -346,7 +350,8 @@ impl Searcher {
             Bound::Upper => best.score < eval,
         };
         if quiet && informative && best.score.abs() < MATE_BOUND {
-            self.correction.update(board, depth, best.score, eval);
+            self.correction
+                .update(board, depth, best.score, eval, self.knobs.correction_pieces);
         }
     }
 

@@ -48,7 +48,7 @@ impl Searcher {
             all
         } else {
             // Lazy evaluation: far enough above beta, the attack-based terms cannot matter.
-            let correction = self.correction.get(board);
+            let correction = self.correction.get(board, self.knobs.correction_pieces);
             let estimate = self.estimate(board, ply) + correction;
             if estimate - self.lazy_margin >= beta {
                 return estimate - self.lazy_margin;
