@@ -10,7 +10,8 @@ use crate::xiangqi::types::{Color, Role};
 
 /// Entries per table and side (a power of two).
 const SIZE: usize = 1 << 14;
-/// Entries stay within ±LIMIT; a correction is the sum of two entries over [`GRAIN`].
+/// Entries stay within ±LIMIT; a correction is the sum of its entries (the placement ones
+/// weighed by the knob) over [`GRAIN`].
 const LIMIT: i32 = 1024;
 const GRAIN: i32 = 32;
 /// The placement entries' weight is given in 32nds of a pawn or material entry.
