@@ -91,10 +91,7 @@ fn indices(board: &Board) -> (usize, usize, usize) {
         board.pieces(Color::Red, Role::Pawn).0,
         board.pieces(Color::Black, Role::Pawn).0,
     );
-    let pawns = (red as u64)
-        ^ ((red >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (black as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-        ^ ((black >> 64) as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+    let pawns = fold(red, 1, M1) ^ fold(black, M2, 0x1656_67B1_9E37_79F9);
     let mut counts = 0u64;
     for (c, color) in Color::ALL.into_iter().enumerate() {
         for (r, role) in Role::ALL[1..].iter().enumerate() {
@@ -112,12 +109,20 @@ fn placements(board: &Board) -> [usize; 2] {
         for role in &Role::ALL[..6] {
             let b = board.pieces(color, *role).0;
             // The rotation makes the same points of two roles hash apart.
-            key = key.rotate_left(29)
-                ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                ^ ((b >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+            key = key.rotate_left(29) ^ fold(b, M1, M2);
         }
         index(key)
     })
+}
+
+/// Odd multipliers that spread a bitboard's halves over the key.
+const M1: u64 = 0x9E37_79B9_7F4A_7C15;
+const M2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+
+/// A 90-point bitboard folded to 64 bits, its low and high halves multiplied apart.
+#[inline]
+fn fold(bits: u128, low: u64, high: u64) -> u64 {
+    (bits as u64).wrapping_mul(low) ^ ((bits >> 64) as u64).wrapping_mul(high)
 }
 
 /// A table index from a 64-bit key.
