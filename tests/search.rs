@@ -152,6 +152,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_tt_keep_deeper", 2),
         ("search_fail_high_shallower", 0),
         ("search_correction_pieces", 32),
+        ("search_capture_futility", 250),
     ] {
         let on = nodes(&[knob]);
         assert_ne!(on, off, "{} = {} changed nothing", knob.0, knob.1);

@@ -72,7 +72,7 @@ fn count_lines(t: &Counts) -> String {
     format!(
         "nodes: {} in the main search ({:.1}% at depth 1, {:.1}% in check and extended), {} in quiescence ({:.1}% in check)\n\
          cuts before the move loop: reverse futility {}; razoring {}; null move {}; ProbCut {}\n\
-         move loop: {} moves searched, {} quiet moves pruned; {} late moves reduced, {:.1}% of them searched again; {} PVS re-searches\n\
+         move loop: {} moves searched, {} quiet moves and {} captures pruned; {} late moves reduced, {:.1}% of them searched again; {} PVS re-searches\n\
          {} cut nodes in the main search, {:.1}% by the first move searched, the cutting move's mean place {:.2}\n",
         t.get(MainNodes),
         pct(DepthOne, MainNodes),
@@ -85,6 +85,7 @@ fn count_lines(t: &Counts) -> String {
         tried(ProbCutCuts, ProbCutTries),
         t.get(MovesSearched),
         t.get(MovesPruned),
+        t.get(CapturesPruned),
         t.get(Reduced),
         pct(ReSearched, Reduced),
         t.get(PvsReSearched),

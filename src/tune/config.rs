@@ -606,6 +606,7 @@ mod tests {
                 "search_tt_keep_deeper",
                 "search_fail_high_shallower",
                 "search_correction_pieces",
+                "search_capture_futility",
                 "time_moves_left"
             ]
         );

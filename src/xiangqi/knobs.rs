@@ -70,6 +70,8 @@ knobs! {
         "search: 1 searches the root a ply shallower for each fail high of the aspiration window in a row, never below 1 ply (Stockfish's and Pikafish-HCE's rule; 0: every re-search at the iteration's depth)";
     correction_pieces: i32 = 0, 0..=64, 7, "search_correction_pieces",
         "search: the correction history's tables by where each side's pieces other than pawns stand (a table a side, Stockfish's non-pawn correction), weighed in 32nds of a pawn-structure or material entry (0: off)";
+    capture_futility: i32 = 0, 0..=600, 10, "search_capture_futility",
+        "search: off the PV and out of check, a capture that gives no check is left out (after the first move, to depth 6) when the static evaluation plus its victim plus this x (depth + 1) stays at or below alpha (Pikafish-HCE's capture futility; 0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

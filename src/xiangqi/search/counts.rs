@@ -34,6 +34,8 @@ pub enum Count {
     MovesSearched,
     /// Quiet moves the move loop pruned unsearched.
     MovesPruned,
+    /// Captures the move loop pruned unsearched (knob `search_capture_futility`).
+    CapturesPruned,
     /// Late moves searched first at a reduced depth.
     Reduced,
     /// Of those, the ones searched again at the full depth because the reduced search beat alpha.

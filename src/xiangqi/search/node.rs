@@ -216,12 +216,21 @@ impl Searcher {
         let mut quiets = 0;
         while let Some(pick) = picker.next(&mut self.orderer(board, ply)) {
             let mv = pick.mv;
-            let quiet = board.piece_at(mv.to()).is_none();
-            if pick.prunable
-                && quiet
-                && pruning.prunes(board, mv, pick.score, best.alpha, best.searched, quiets)
-            {
-                self.counts.bump(Count::MovesPruned);
+            let victim = board.piece_at(mv.to());
+            let quiet = victim.is_none();
+            let (raised, searched) = (best.alpha, best.searched);
+            let (pruned, count) = match victim {
+                None => (
+                    pick.prunable && pruning.prunes(board, mv, pick.score, raised, searched, quiets),
+                    Count::MovesPruned,
+                ),
+                Some(v) => (
+                    pruning.prunes_capture(board, mv, self.weights.value(v.role), raised, searched),
+                    Count::CapturesPruned,
+                ),
+            };
+            if pruned {
+                self.counts.bump(count);
                 continue;
             }
             if let Some(next) = pick.upcoming.filter(|_| at.depth > 1) {

@@ -28,6 +28,9 @@ const FUTILITY_DEPTH: i32 = 3;
 /// give check and whose history plus continuation history is below -knob × depth are not
 /// searched (after the first move).
 const HISTORY_PRUNE_DEPTH: i32 = 3;
+/// Capture futility's depth limit (the knob `search_capture_futility` turns it on):
+/// Pikafish-HCE's, which prunes captures while the reduced depth is below 7.
+const CAPTURE_FUTILITY_DEPTH: i32 = 6;
 /// Razoring's depth limit (the knob `search_razor_margin` turns it on).
 const RAZOR_DEPTH: i32 = 3;
 /// ProbCut's shallowest node: its verification searches to depth - 4.
@@ -257,7 +260,8 @@ impl Searcher {
             && alpha.abs() < MATE_BOUND
             && self.eval_at_most(board, at.ply, &mut ev.eval, ev.hit_eval, needed);
         // Per-move futility by the reduced depth needs the evaluation itself.
-        let futility_base = if prunable && k.futility_lmr_depth > 0 && alpha.abs() < MATE_BOUND {
+        let per_move_futility = k.futility_lmr_depth > 0 || k.capture_futility > 0;
+        let futility_base = if prunable && per_move_futility && alpha.abs() < MATE_BOUND {
             let raw = match (ev.eval, ev.hit_eval) {
                 (Some(e), _) | (None, Some(e)) => e,
                 (None, None) => self.evaluate(board, at.ply).0,
@@ -289,6 +293,11 @@ impl Searcher {
             futility_margin: k.futility_margin,
             futility_lmr_depth: k.futility_lmr_depth,
             lmr_divisor: k.lmr_divisor,
+            capture_futility: if at.depth <= CAPTURE_FUTILITY_DEPTH {
+                k.capture_futility
+            } else {
+                0
+            },
         }
     }
 }
@@ -302,17 +311,20 @@ pub(super) struct MovePruning {
     quiet_limit: usize,
     /// Quiet moves whose ordering score (history) is below this are pruned.
     history_floor: i32,
-    /// The corrected static evaluation for per-move futility by reduced depth (knob
-    /// `search_futility_lmr_depth`); out of reach of any alpha when that is off.
+    /// The corrected static evaluation for per-move futility (knobs
+    /// `search_futility_lmr_depth`, `search_capture_futility`); out of reach of any alpha
+    /// when both are off.
     futility_base: Score,
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
     check_zone: Bitboard,
     /// The knobs the loop's pruning reads (`search_exact_check_prune`,
-    /// `search_futility_margin`, `search_futility_lmr_depth`, `search_lmr_divisor`).
+    /// `search_futility_margin`, `search_futility_lmr_depth`, `search_lmr_divisor`,
+    /// and `search_capture_futility`, 0 past its depth).
     exact_check: bool,
     futility_margin: i32,
     futility_lmr_depth: i32,
     lmr_divisor: i32,
+    capture_futility: i32,
 }
 
 impl MovePruning {
@@ -334,6 +346,24 @@ impl MovePruning {
                 || quiets >= self.quiet_limit
                 || score < self.history_floor
                 || self.futile_by_reduced_depth(alpha, searched))
+            && !self.may_give_check(board, mv)
+    }
+
+    /// Whether the capture `mv` of a piece worth `victim` is pruned after `searched` moves:
+    /// even with the victim won and the knob's margin a ply, the static evaluation stays at
+    /// or below alpha, and it cannot give check. The first move is never pruned.
+    #[inline]
+    pub fn prunes_capture(
+        &self,
+        board: &Board,
+        mv: Move,
+        victim: Score,
+        alpha: Score,
+        searched: usize,
+    ) -> bool {
+        searched > 0
+            && self.capture_futility > 0
+            && self.futility_base + victim + self.capture_futility * (self.depth + 1) <= alpha
             && !self.may_give_check(board, mv)
     }
 
