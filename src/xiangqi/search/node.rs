@@ -225,7 +225,7 @@ impl Searcher {
                     Count::MovesPruned,
                 ),
                 Some(v) => (
-                    pruning.prunes_capture(board, mv, self.weights.value(v.role), raised, searched),
+                    pruning.prunes_capture(board, mv, &self.weights, v.role, raised, searched),
                     Count::CapturesPruned,
                 ),
             };

@@ -14,7 +14,7 @@ use super::reduce::late_move_reduction;
 use super::Searcher;
 use crate::xiangqi::bitboard::Bitboard;
 use crate::xiangqi::board::Board;
-use crate::xiangqi::eval::Score;
+use crate::xiangqi::eval::{Score, Weights};
 use crate::xiangqi::moves::Move;
 use crate::xiangqi::score::MATE_BOUND;
 use crate::xiangqi::tt::{Bound, Entry};
@@ -350,21 +350,23 @@ impl MovePruning {
             && !self.may_give_check(board, mv)
     }
 
-    /// Whether the capture `mv` of a piece worth `victim` is pruned after `searched` moves:
-    /// even with the victim won and the knob's margin a ply, the static evaluation stays at
-    /// or below alpha, and it cannot give check. The first move is never pruned.
+    /// Whether the capture `mv` of a `victim` is pruned after `searched` moves: even with
+    /// the victim won (at its value in `weights`) and the knob's margin a ply, the static
+    /// evaluation stays at or below alpha, and it cannot give check. The first move is never
+    /// pruned; with the knob off nothing more is looked up.
     #[inline]
     pub fn prunes_capture(
         &self,
         board: &Board,
         mv: Move,
-        victim: Score,
+        weights: &Weights,
+        victim: Role,
         alpha: Score,
         searched: usize,
     ) -> bool {
         searched > 0
             && self.capture_futility > 0
-            && self.futility_base + victim + self.capture_futility * (self.depth + 1) <= alpha
+            && self.futility_base + weights.value(victim) + self.capture_futility * (self.depth + 1) <= alpha
             && !self.may_give_check(board, mv)
     }
 
