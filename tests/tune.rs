@@ -745,6 +745,73 @@ fn spsa_fitting_and_es_runs_resume_to_the_same_files_on_any_thread_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// SPSA's chains: the first is the run of one chain, step for step; the champion is the
+/// chains' mean; and a run of chains resumes to the same files on another thread count.
+#[test]
+fn spsa_chains_run_beside_each_other_and_their_mean_is_the_champion() {
+    let dir = scratch("chains");
+    let one = method_config(&dir, "spsa", r#"{"iterations":3,"pairs":1}"#);
+    tune(&one, &dir.join("one"), &[]);
+    let three = dir.join("three.json");
+    let text = std::fs::read_to_string(&one).unwrap();
+    std::fs::write(&three, text.replace(r#""pairs":1"#, r#""pairs":1,"chains":3"#)).unwrap();
+    tune(&three, &dir.join("whole"), &["--threads", "2"]);
+    tune(
+        &three,
+        &dir.join("parts"),
+        &["--threads", "1", "--generations", "2"],
+    );
+    tune(&three, &dir.join("parts"), &["--threads", "2", "--resume"]);
+    let (a, b) = (run_files(&dir.join("whole/m")), run_files(&dir.join("parts/m")));
+    assert_eq!(a.len(), b.len());
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(name == "/config.json" || x == y, "{name} differs after a resume");
+    }
+    let state = |run: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(run).join("m/state.json")).unwrap()).unwrap()
+    };
+    let (single, chains) = (state("one"), state("whole"));
+    assert!(
+        single.get("chains").is_none(),
+        "a run of one chain keeps its files as they were"
+    );
+    let chains_of = chains["chains"].as_array().unwrap();
+    assert_eq!(chains_of.len(), 3);
+    assert_eq!(
+        chains_of[0], single["theta"],
+        "the first chain is the run of one chain"
+    );
+    assert_ne!(chains_of[1], chains_of[0], "each chain has its own directions");
+    let theta = chains["theta"].as_array().unwrap();
+    for (t, mean) in theta.iter().enumerate() {
+        let sum: f64 = chains_of.iter().map(|c| c[t].as_f64().unwrap()).sum();
+        assert!((mean.as_f64().unwrap() - sum / 3.0).abs() < 1e-9);
+    }
+    // Three chains play three times the games a step.
+    let steps = std::fs::read_to_string(dir.join("whole/m/steps.csv")).unwrap();
+    let games: Vec<&str> = steps
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(games, ["18", "18", "18"]);
+    // The champion is the mean, rounded.
+    let champion: serde_json::Value = serde_json::from_str(&champions(&dir.join("whole/m"))[2]).unwrap();
+    assert_eq!(
+        champion["params"]["horse"],
+        theta[1].as_f64().unwrap().round() as i64
+    );
+    // A resume with another number of chains is refused before anything is written.
+    std::fs::write(&three, text.replace(r#""pairs":1"#, r#""pairs":1,"chains":2"#)).unwrap();
+    tune_cmd(&three, &dir.join("whole"))
+        .args(["--resume", "--generations", "4"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("spsa"));
+    assert_eq!(champions(&dir.join("whole/m")).len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Adjudicated tuning games end as soon as both players' scores agree; validation games are
 /// played out whatever the rule.
 #[test]

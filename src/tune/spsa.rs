@@ -49,10 +49,18 @@ pub struct SpsaConfig {
     /// A, the stability constant, as a share of the run's iterations.
     #[serde(default = "default_a_share")]
     pub a_share: f64,
+    /// Independent chains from the same start, each with its own directions and openings,
+    /// every one a step's `iterations`; the step's champion is their mean. SPSA's last steps
+    /// leave noise in where a chain ends, and the mean of several ends carries less of it.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub chains: usize,
 }
 
 fn one() -> usize {
     1
+}
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 fn default_c_end() -> f64 {
     0.025
@@ -82,6 +90,9 @@ impl SpsaConfig {
         }
         if !(1..=100).contains(&self.pairs) {
             return invalid(format!("pairs = {} must be from 1 to 100", self.pairs));
+        }
+        if !(1..=64).contains(&self.chains) {
+            return invalid(format!("chains = {} must be from 1 to 64", self.chains));
         }
         for (name, v, lo, hi) in [
             ("c_end", self.c_end, 0.0, 1.0),
@@ -298,9 +309,9 @@ impl Method for Spsa {
 
     /// Each iteration's game pairs.
     fn games_per_step(s: &SpsaSettings) -> u128 {
-        s.spsa
-            .as_ref()
-            .map_or(0, |c| 2 * c.iterations as u128 * c.pairs as u128)
+        s.spsa.as_ref().map_or(0, |c| {
+            2 * c.iterations as u128 * c.pairs as u128 * c.chains as u128
+        })
     }
 
     fn new(s: SpsaSettings, setup: &Setup) -> Result<Spsa, RunError> {
@@ -313,47 +324,63 @@ impl Method for Spsa {
     }
 
     fn start(&self, setup: &Setup) -> ThetaState {
-        ThetaState::new(theta::initial(setup))
+        ThetaState::of_chains(vec![theta::initial(setup); self.config.chains])
     }
 
     fn check(&self, setup: &Setup, state: &ThetaState, _: usize) -> Result<(), String> {
-        theta::check(setup, &state.theta)
+        let chains = state.each_chain();
+        if chains.len() != self.config.chains {
+            return Err(format!(
+                "it holds {} chains where spsa.chains is {}",
+                chains.len(),
+                self.config.chains
+            ));
+        }
+        chains
+            .into_iter()
+            .try_for_each(|theta| theta::check(setup, theta))
     }
 
-    /// Each iteration: a direction, the two perturbed sets, and its openings, all from its
-    /// own stream. All iterations of a step see the same weights, so they play in parallel.
+    /// Each iteration of each chain: a direction, the two perturbed sets, and its openings,
+    /// all from its own stream. All iterations of a step see the same weights, so they play
+    /// in parallel.
     fn ask(&self, state: &ThetaState, step: &Step, setup: &Setup) -> Result<(Batch, Pending), RunError> {
         let first = self.first(step);
-        let mut directions = Vec::with_capacity(self.config.iterations);
-        let mut params = Vec::with_capacity(2 * self.config.iterations);
+        let iterations = self.config.iterations * self.config.chains;
+        let mut directions = Vec::with_capacity(iterations);
+        let mut params = Vec::with_capacity(2 * iterations);
         let mut fixtures = Vec::new();
-        for j in 0..self.config.iterations {
-            let k = first + j as u64;
-            let mut rng = stream(setup.seed, k as usize, ITERATION);
-            let direction: Vec<f64> = setup
-                .tuned
-                .iter()
-                .map(|_| if rng.gen::<bool>() { 1.0 } else { -1.0 })
-                .collect();
-            let gains = self.schedule.gains(k);
-            for sign in [1.0, -1.0] {
-                let mut point: Vec<f64> = (0..direction.len())
-                    .map(|t| state.theta[t] + sign * gains.c[t] * direction[t])
+        for (chain, theta) in state.each_chain().into_iter().enumerate() {
+            for j in 0..self.config.iterations {
+                let k = first + j as u64;
+                // The first chain's streams are those of a run of one chain.
+                let mut rng = stream(setup.seed, k as usize, ITERATION + ((chain as u64) << 32));
+                let direction: Vec<f64> = setup
+                    .tuned
+                    .iter()
+                    .map(|_| if rng.gen::<bool>() { 1.0 } else { -1.0 })
                     .collect();
-                theta::clamp(setup, &mut point);
-                params.push(theta::params(setup, &point));
+                let gains = self.schedule.gains(k);
+                for sign in [1.0, -1.0] {
+                    let mut point: Vec<f64> = (0..direction.len())
+                        .map(|t| theta[t] + sign * gains.c[t] * direction[t])
+                        .collect();
+                    theta::clamp(setup, &mut point);
+                    params.push(theta::params(setup, &point));
+                }
+                let plus = 2 * directions.len();
+                for _ in 0..self.config.pairs {
+                    fixtures.extend(Fixture::pair(plus, plus + 1, rng.gen_range(0..step.openings)));
+                }
+                directions.push(direction);
             }
-            for _ in 0..self.config.pairs {
-                fixtures.extend(Fixture::pair(2 * j, 2 * j + 1, rng.gen_range(0..step.openings)));
-            }
-            directions.push(direction);
         }
         let batch = Batch::at(params, step.budget, fixtures.clone());
         Ok((batch, Pending { directions, fixtures }))
     }
 
-    /// Each parameter moves by a_k / c_k times the plus set's wins minus losses times its
-    /// direction, iteration by iteration.
+    /// Each parameter of each chain moves by a_k / c_k times the plus set's wins minus
+    /// losses times its direction, iteration by iteration.
     fn tell<G: Game>(
         &self,
         state: &ThetaState,
@@ -364,18 +391,22 @@ impl Method for Spsa {
     ) -> Result<Tell<Spsa>, RunError> {
         let first = self.first(step);
         let results = tally_players(&pending.fixtures, &records, 2 * pending.directions.len());
-        let mut theta = state.theta.clone();
+        let mut chains: Vec<Vec<f64>> = state.each_chain().into_iter().map(<[f64]>::to_vec).collect();
         let mut last_c = Vec::new();
-        for (j, direction) in pending.directions.iter().enumerate() {
+        for (i, direction) in pending.directions.iter().enumerate() {
+            let (chain, j) = (i / self.config.iterations, i % self.config.iterations);
+            let theta = &mut chains[chain];
             let gains = self.schedule.gains(first + j as u64);
-            let plus = results[2 * j];
+            let plus = results[2 * i];
             let result = plus.wins as f64 - plus.losses as f64;
             for (t, x) in theta.iter_mut().enumerate() {
                 *x += gains.step[t] * result * direction[t];
             }
-            theta::clamp(setup, &mut theta);
+            theta::clamp(setup, theta);
             last_c = gains.c;
         }
+        let state = ThetaState::of_chains(chains);
+        let theta = &state.theta;
         let mut plus = Wdl::default();
         results.iter().step_by(2).for_each(|&w| plus.add(w));
         let seconds = step.started.elapsed().as_secs_f64();
@@ -393,15 +424,15 @@ impl Method for Spsa {
             draws: plus.draws as usize,
             minus_wins: plus.losses as usize,
             c_share,
-            drift: theta::drift(setup, &theta),
+            drift: theta::drift(setup, theta),
             seconds,
             games_per_s: records.len() as f64 / seconds.max(1e-9),
         };
         Ok(Tell::Done(Done {
             row,
-            champion: theta::params(setup, &theta),
+            champion: theta::params(setup, theta),
             provenance: theta::provenance(setup, Self::INFO.name, step.number, records.len()),
-            state: ThetaState::new(theta),
+            state,
         }))
     }
 

@@ -17,6 +17,10 @@ pub struct ThetaState {
     population: Vec<String>,
     /// The tuned parameters' values, unrounded, in spec order.
     pub theta: Vec<f64>,
+    /// SPSA's independent chains, each its own `theta` (empty for a single chain: `theta` is
+    /// then the chain, and the files of single-chain runs stay as they were).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<Vec<f64>>,
 }
 
 impl ThetaState {
@@ -24,6 +28,32 @@ impl ThetaState {
         ThetaState {
             population: Vec::new(),
             theta,
+            chains: Vec::new(),
+        }
+    }
+
+    /// The state of several chains: `theta` is their mean, which is the step's champion.
+    pub fn of_chains(chains: Vec<Vec<f64>>) -> ThetaState {
+        if chains.len() == 1 {
+            return ThetaState::new(chains.into_iter().next().unwrap_or_default());
+        }
+        let n = chains.len() as f64;
+        let theta = (0..chains.first().map_or(0, Vec::len))
+            .map(|t| chains.iter().map(|c| c[t]).sum::<f64>() / n)
+            .collect();
+        ThetaState {
+            population: Vec::new(),
+            theta,
+            chains,
+        }
+    }
+
+    /// Each chain's values: `theta` alone for a single chain.
+    pub fn each_chain(&self) -> Vec<&[f64]> {
+        if self.chains.is_empty() {
+            vec![self.theta.as_slice()]
+        } else {
+            self.chains.iter().map(Vec::as_slice).collect()
         }
     }
 }
