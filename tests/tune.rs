@@ -665,6 +665,24 @@ fn run_files(run: &Path) -> Vec<(String, String)> {
     out
 }
 
+/// Two runs of one configuration, one whole and one stopped and resumed on another thread
+/// count, hold the same files (their saved configurations aside).
+fn assert_same_run(whole: &Path, parts: &Path, what: &str) {
+    let (a, b) = (run_files(whole), run_files(parts));
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "{what}: {:?}",
+        b.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(
+            name == "/config.json" || x == y,
+            "{what}: {name} differs after a resume on another thread count"
+        );
+    }
+}
+
 #[test]
 fn spsa_fitting_and_es_runs_resume_to_the_same_files_on_any_thread_count() {
     let dir = scratch("methods");
@@ -686,21 +704,7 @@ fn spsa_fitting_and_es_runs_resume_to_the_same_files_on_any_thread_count() {
             std::fs::write(parts.join("m/data/step-0003.txt"), "half a line").unwrap();
         }
         tune(&config, &parts, &["--threads", "1", "--resume"]);
-        let (a, b) = (run_files(&whole.join("m")), run_files(&parts.join("m")));
-        assert_eq!(
-            a.len(),
-            b.len(),
-            "{method}: {:?}",
-            b.iter().map(|f| &f.0).collect::<Vec<_>>()
-        );
-        for ((name, x), (_, y)) in a.iter().zip(&b) {
-            if name != "/config.json" {
-                assert!(
-                    x == y,
-                    "{method}: {name} differs after a resume on another thread count"
-                );
-            }
-        }
+        assert_same_run(&whole.join("m"), &parts.join("m"), method);
         assert_eq!(champions(&whole.join("m")).len(), 3);
         let steps = std::fs::read_to_string(whole.join("m/steps.csv")).unwrap();
         assert_eq!(steps.lines().count(), 4, "{method}: a header and three steps");
@@ -762,11 +766,7 @@ fn spsa_chains_run_beside_each_other_and_their_mean_is_the_champion() {
         &["--threads", "1", "--generations", "2"],
     );
     tune(&three, &dir.join("parts"), &["--threads", "2", "--resume"]);
-    let (a, b) = (run_files(&dir.join("whole/m")), run_files(&dir.join("parts/m")));
-    assert_eq!(a.len(), b.len());
-    for ((name, x), (_, y)) in a.iter().zip(&b) {
-        assert!(name == "/config.json" || x == y, "{name} differs after a resume");
-    }
+    assert_same_run(&dir.join("whole/m"), &dir.join("parts/m"), "chains");
     let state = |run: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(run).join("m/state.json")).unwrap()).unwrap()
     };
