@@ -153,6 +153,7 @@ fn search_knobs_keep_mates_exact() {
         ("search_fail_high_shallower", 0),
         ("search_correction_pieces", 32),
         ("search_capture_futility", 250),
+        ("search_futility_history", 32),
     ] {
         let on = nodes(&[knob]);
         assert_ne!(on, off, "{} = {} changed nothing", knob.0, knob.1);

@@ -607,6 +607,7 @@ mod tests {
                 "search_fail_high_shallower",
                 "search_correction_pieces",
                 "search_capture_futility",
+                "search_futility_history",
                 "time_moves_left"
             ]
         );

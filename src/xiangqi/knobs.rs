@@ -72,6 +72,8 @@ knobs! {
         "search: the correction history's tables by where each side's pieces other than pawns stand (a table a side, Stockfish's non-pawn correction), weighed in 32nds of a pawn-structure or material entry (0: off)";
     capture_futility: i32 = 0, 0..=600, 10, "search_capture_futility",
         "search: off the PV and out of check, a capture that gives no check is left out (after the first move, to depth 6) when the static evaluation plus its victim plus this x (depth + 1) stays at or below alpha (Pikafish-HCE's capture futility; 0: off)";
+    futility_history: i32 = 0, 0..=256, 9, "search_futility_history",
+        "search: per-move futility's margin grows (or shrinks) by the quiet move's history plus continuation history / this, so a move that often cut off is pruned later (Pikafish-HCE's history / 60; 0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -293,6 +293,7 @@ impl Searcher {
             exact_check: k.exact_check_prune,
             futility_margin: k.futility_margin,
             futility_lmr_depth: k.futility_lmr_depth,
+            futility_history: k.futility_history,
             lmr_divisor: k.lmr_divisor,
             capture_futility: if at.depth <= CAPTURE_FUTILITY_DEPTH {
                 k.capture_futility
@@ -319,11 +320,12 @@ pub(super) struct MovePruning {
     /// Where a move must start or end to be able to give check (see [`check_zone`]).
     check_zone: Bitboard,
     /// The knobs the loop's pruning reads (`search_exact_check_prune`,
-    /// `search_futility_margin`, `search_futility_lmr_depth`, `search_lmr_divisor`,
-    /// and `search_capture_futility`, 0 past its depth).
+    /// `search_futility_margin`, `search_futility_lmr_depth`, `search_futility_history`,
+    /// `search_lmr_divisor`, and `search_capture_futility`, 0 past its depth).
     exact_check: bool,
     futility_margin: i32,
     futility_lmr_depth: i32,
+    futility_history: i32,
     lmr_divisor: i32,
     capture_futility: i32,
 }
@@ -346,7 +348,7 @@ impl MovePruning {
             && (self.futile
                 || quiets >= self.quiet_limit
                 || score < self.history_floor
-                || self.futile_by_reduced_depth(alpha, searched))
+                || self.futile_by_reduced_depth(alpha, searched, score))
             && !self.may_give_check(board, mv)
     }
 
@@ -384,15 +386,22 @@ impl MovePruning {
 
     /// Futility by the depth the next move would be searched to after its late-move
     /// reduction (before the move's own adjustments), where that is below the knob
-    /// `search_futility_lmr_depth`.
+    /// `search_futility_lmr_depth`; with `search_futility_history`, the move's history
+    /// (`score`) widens the margin of a move that has cut off and narrows it for one that
+    /// has failed.
     #[inline]
-    fn futile_by_reduced_depth(&self, alpha: Score, searched: usize) -> bool {
+    fn futile_by_reduced_depth(&self, alpha: Score, searched: usize, score: i32) -> bool {
         if self.futility_base >= alpha {
             return false;
         }
         let reduced = (self.depth - 1 - late_move_reduction(self.depth, searched, self.lmr_divisor)).max(0);
+        let by_history = if self.futility_history > 0 {
+            score / self.futility_history
+        } else {
+            0
+        };
         reduced < self.futility_lmr_depth
-            && self.futility_base + self.futility_margin * (reduced + 1) <= alpha
+            && self.futility_base + self.futility_margin * (reduced + 1) + by_history <= alpha
     }
 }
 
