@@ -395,13 +395,19 @@ impl MovePruning {
             return false;
         }
         let reduced = (self.depth - 1 - late_move_reduction(self.depth, searched, self.lmr_divisor)).max(0);
-        let by_history = if self.futility_history > 0 {
+        reduced < self.futility_lmr_depth
+            && self.futility_base + self.futility_margin * (reduced + 1) + self.history_margin(score) <= alpha
+    }
+
+    /// The part of the futility margin the move's history gives (knob
+    /// `search_futility_history`; 0 when it is off).
+    #[inline]
+    fn history_margin(&self, score: i32) -> i32 {
+        if self.futility_history > 0 {
             score / self.futility_history
         } else {
             0
-        };
-        reduced < self.futility_lmr_depth
-            && self.futility_base + self.futility_margin * (reduced + 1) + by_history <= alpha
+        }
     }
 }
 
