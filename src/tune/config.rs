@@ -608,6 +608,7 @@ mod tests {
                 "search_correction_pieces",
                 "search_capture_futility",
                 "search_futility_history",
+                "search_history_from_to",
                 "time_moves_left"
             ]
         );

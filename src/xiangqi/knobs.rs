@@ -74,6 +74,8 @@ knobs! {
         "search: off the PV and out of check, a capture that gives no check is left out (after the first move, to depth 6) when the static evaluation plus its victim plus this x (depth + 1) stays at or below alpha (Pikafish-HCE's capture futility; 0: off)";
     futility_history: i32 = 0, 0..=256, 9, "search_futility_history",
         "search: per-move futility's margin grows (or shrinks) by the quiet move's history plus continuation history / this, so a move that often cut off is pruned later (Pikafish-HCE's history / 60; 0: off)";
+    history_from_to: bool = 0, 0..=1, 1, "search_history_from_to",
+        "search: 1 keys the history of quiet moves by side, origin and destination (Stockfish's and Pikafish-HCE's butterfly history; 0: by piece and destination)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

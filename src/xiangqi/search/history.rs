@@ -31,28 +31,58 @@ fn with_gravity(score: i32, delta: i32) -> i32 {
     score + delta - score * delta.abs() / HISTORY_MAX
 }
 
-/// How often each quiet move (by piece and destination) cut off, ageing as it learns.
-pub struct History(Box<[[i32; 90]; 14]>);
+/// How often each quiet move cut off, ageing as it learns: by piece and destination, or
+/// (knob `search_history_from_to`) by side, origin and destination, as Stockfish's and
+/// Pikafish-HCE's butterfly history keeps it, where two pieces of a kind stepping to one
+/// point are told apart.
+pub struct History {
+    scores: Box<[i32]>,
+    from_to: bool,
+}
+
+/// The piece-and-destination entries come first, the side-origin-destination ones after.
+const BY_PIECE: usize = 14 * Square::COUNT;
+const BY_FROM_TO: usize = 2 * Square::COUNT * Square::COUNT;
 
 impl History {
     pub fn new() -> History {
-        History(Box::new([[0; 90]; 14]))
+        History {
+            scores: vec![0; BY_PIECE + BY_FROM_TO].into_boxed_slice(),
+            from_to: false,
+        }
+    }
+
+    /// Keys the table by side, origin and destination from now on (or by piece and
+    /// destination); the scores learned under the other key are kept apart.
+    pub fn key_by_from_to(&mut self, from_to: bool) {
+        self.from_to = from_to;
     }
 
     pub fn clear(&mut self) {
-        *self.0 = [[0; 90]; 14];
+        self.scores.fill(0);
+    }
+
+    #[inline]
+    fn slot(&self, piece: Piece, mv: Move) -> usize {
+        if self.from_to {
+            BY_PIECE
+                + (piece.color.index() * Square::COUNT + mv.from().index()) * Square::COUNT
+                + mv.to().index()
+        } else {
+            piece.index() * Square::COUNT + mv.to().index()
+        }
     }
 
     #[inline]
     pub fn get(&self, piece: Piece, mv: Move) -> i32 {
-        self.0[piece.index()][mv.to().index()]
+        self.scores[self.slot(piece, mv)]
     }
 
     /// Adds `delta` (negative to penalise), with gravity.
     #[inline]
     pub fn update(&mut self, piece: Piece, mv: Move, delta: i32) {
-        let h = &mut self.0[piece.index()][mv.to().index()];
-        *h = with_gravity(*h, delta);
+        let i = self.slot(piece, mv);
+        self.scores[i] = with_gravity(self.scores[i], delta);
     }
 }
 
@@ -231,5 +261,27 @@ mod tests {
         }
         assert!(h.get(piece, mv) >= -HISTORY_MAX);
         assert!(h.get(piece, mv) < 0);
+    }
+
+    #[test]
+    fn history_by_from_to_tells_apart_two_pieces_stepping_to_one_point() {
+        // Red's two cannons on b2 and h2 can both go to e2.
+        let board = Board::startpos();
+        let (left, right) = (
+            board.parse_move("b2e2").unwrap(),
+            board.parse_move("h2e2").unwrap(),
+        );
+        let piece = board.piece_at(right.from()).unwrap();
+        let mut h = History::new();
+        h.update(piece, right, 400);
+        assert_eq!(h.get(piece, left), 400, "by piece and destination, one entry");
+        h.key_by_from_to(true);
+        assert_eq!(h.get(piece, right), 0, "the other key's scores are kept apart");
+        h.update(piece, right, 400);
+        assert_eq!((h.get(piece, right), h.get(piece, left)), (400, 0));
+        let black = Piece::new(piece.color.flip(), piece.role);
+        assert_eq!(h.get(black, right), 0, "a side each");
+        h.clear();
+        assert_eq!(h.get(piece, right), 0);
     }
 }
