@@ -40,22 +40,25 @@ pub struct History {
     from_to: bool,
 }
 
-/// The piece-and-destination entries come first, the side-origin-destination ones after.
-const BY_PIECE: usize = 14 * Square::COUNT;
-const BY_FROM_TO: usize = 2 * Square::COUNT * Square::COUNT;
+/// Entries enough for the larger key, side, origin and destination (piece and destination
+/// use the first 14 × 90).
+const ENTRIES: usize = 2 * Square::COUNT * Square::COUNT;
 
 impl History {
     pub fn new() -> History {
         History {
-            scores: vec![0; BY_PIECE + BY_FROM_TO].into_boxed_slice(),
+            scores: vec![0; ENTRIES].into_boxed_slice(),
             from_to: false,
         }
     }
 
     /// Keys the table by side, origin and destination from now on (or by piece and
-    /// destination); the scores learned under the other key are kept apart.
+    /// destination); a change of key forgets the scores, which meant other moves.
     pub fn key_by_from_to(&mut self, from_to: bool) {
-        self.from_to = from_to;
+        if self.from_to != from_to {
+            self.from_to = from_to;
+            self.clear();
+        }
     }
 
     pub fn clear(&mut self) {
@@ -65,9 +68,7 @@ impl History {
     #[inline]
     fn slot(&self, piece: Piece, mv: Move) -> usize {
         if self.from_to {
-            BY_PIECE
-                + (piece.color.index() * Square::COUNT + mv.from().index()) * Square::COUNT
-                + mv.to().index()
+            (piece.color.index() * Square::COUNT + mv.from().index()) * Square::COUNT + mv.to().index()
         } else {
             piece.index() * Square::COUNT + mv.to().index()
         }
@@ -276,7 +277,7 @@ mod tests {
         h.update(piece, right, 400);
         assert_eq!(h.get(piece, left), 400, "by piece and destination, one entry");
         h.key_by_from_to(true);
-        assert_eq!(h.get(piece, right), 0, "the other key's scores are kept apart");
+        assert_eq!(h.get(piece, right), 0, "a change of key forgets the scores");
         h.update(piece, right, 400);
         assert_eq!((h.get(piece, right), h.get(piece, left)), (400, 0));
         let black = Piece::new(piece.color.flip(), piece.role);
