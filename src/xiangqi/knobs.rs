@@ -14,49 +14,49 @@
 use crate::params::{knobs, Retired};
 
 knobs! {
-    rfp_margin: i32 = 93, 20..=300, 7, "search_rfp_margin",
+    rfp_margin: i32 = 90, 20..=300, 7, "search_rfp_margin",
         "search: reverse futility margin per ply of depth";
-    futility_margin: i32 = 46, 30..=400, 8, "search_futility_margin",
+    futility_margin: i32 = 58, 30..=400, 8, "search_futility_margin",
         "search: futility margin per ply of depth for quiet moves (depth 3 and less)";
-    lmp_base: i32 = 2, 0..=16, 5, "search_lmp_base",
+    lmp_base: i32 = 1, 0..=16, 5, "search_lmp_base",
         "search: quiet moves searched before late-move pruning, plus search_lmp_square x depth^2 (all times search_lmp_percent / 100)";
-    null_reduction: i32 = 2, 0..=5, 3, "search_null_reduction",
+    null_reduction: i32 = 1, 0..=5, 3, "search_null_reduction",
         "search: null-move reduction before its growth with depth and evaluation";
-    aspiration_window: i32 = 36, 10..=200, 8, "search_aspiration_window",
+    aspiration_window: i32 = 24, 10..=200, 8, "search_aspiration_window",
         "search: half-width of the first aspiration window";
-    probcut_margin: i32 = 168, 0..=400, 8, "search_probcut_margin",
+    probcut_margin: i32 = 159, 0..=400, 8, "search_probcut_margin",
         "search: ProbCut's margin over beta for a capture's reduced search (depth 5 and more; 0: off)";
-    history_prune: i32 = 2363, 0..=8000, 13, "search_history_prune",
+    history_prune: i32 = 2288, 0..=8000, 13, "search_history_prune",
         "search: quiet moves whose history is below -this x depth are pruned (depth 3 and less; 0: off)";
-    razor_margin: i32 = 411, 0..=1000, 10, "search_razor_margin",
+    razor_margin: i32 = 452, 0..=1000, 10, "search_razor_margin",
         "search: razoring margin per ply of depth: below alpha by it, a quiescence search that stays below decides (depth 3 and less; 0: off)";
     futility_lmr_depth: i32 = 3, 0..=10, 4, "search_futility_lmr_depth",
         "search: futility also per quiet move by its reduced depth, where that is below this (0: off)";
     fail_low_keeps_move: bool = 1, 0..=1, 1, "search_fail_low_keeps_move",
         "search: 1 stores no best move for a node where every move failed low, so the table keeps the one it had (0: the best-scoring move)";
-    lmr_divisor: i32 = 179, 100..=300, 8, "search_lmr_divisor",
+    lmr_divisor: i32 = 171, 100..=300, 8, "search_lmr_divisor",
         "search: late-move reductions are 1 + ln(depth) ln(move number) / (this / 100) plies before adjustments";
-    iir_depth: i32 = 6, 0..=15, 4, "search_iir_depth",
+    iir_depth: i32 = 5, 0..=15, 4, "search_iir_depth",
         "search: off the PV, a node without a hash move is searched a ply shallower from this depth on (0: off)";
-    null_min_depth: i32 = 5, 1..=6, 3, "search_null_min_depth",
+    null_min_depth: i32 = 6, 1..=6, 3, "search_null_min_depth",
         "search: the shallowest depth at which the null move is tried";
     exact_check_prune: bool = 1, 0..=1, 1, "search_exact_check_prune",
         "search: 1 spares from quiet-move pruning only the moves that give check (0: every move to or from a point near the enemy king)";
-    rfp_depth: i32 = 4, 1..=12, 4, "search_rfp_depth",
+    rfp_depth: i32 = 3, 1..=12, 4, "search_rfp_depth",
         "search: the deepest node reverse futility pruning cuts";
     null_depth_divisor: i32 = 3, 2..=8, 3, "search_null_depth_divisor",
         "search: the null move's reduction grows by a ply per this many plies of depth";
-    null_eval_divisor: i32 = 308, 0..=1000, 10, "search_null_eval_divisor",
+    null_eval_divisor: i32 = 321, 0..=1000, 10, "search_null_eval_divisor",
         "search: the null move's reduction grows by a ply per this much of the evaluation over beta, up to 3 (0: off)";
     lmp_depth: i32 = 6, 1..=12, 4, "search_lmp_depth",
         "search: the deepest node late-move pruning prunes at";
-    lmr_history: i32 = 7460, 0..=32000, 15, "search_lmr_history",
+    lmr_history: i32 = 7552, 0..=32000, 15, "search_lmr_history",
         "search: late-move reductions fall (or grow) by a ply per this much history plus continuation history (0: a ply less when the history is positive)";
     lmp_square: i32 = 1, 1..=4, 2, "search_lmp_square",
         "search: late-move pruning's quiet moves per depth^2 (see search_lmp_base)";
-    qs_delta: i32 = 219, 0..=1000, 10, "search_qs_delta",
+    qs_delta: i32 = 218, 0..=1000, 10, "search_qs_delta",
         "search: quiescence leaves out a capture that gives no check when standing pat plus the victim plus this stays at or below alpha (0: off)";
-    lmp_percent: i32 = 102, 20..=200, 8, "search_lmp_percent",
+    lmp_percent: i32 = 91, 20..=200, 8, "search_lmp_percent",
         "search: late-move pruning's quiet-move count in percent of search_lmp_base + search_lmp_square x depth^2";
     scale_no_mating: i32 = 0, 0..=64, 7, "search_scale_no_mating",
         "search: 64ths of the static evaluation kept where the side it favours has no rook, horse, cannon or pawn short of the last rank (64: all)";
