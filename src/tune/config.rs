@@ -609,6 +609,7 @@ mod tests {
                 "search_capture_futility",
                 "search_futility_history",
                 "search_history_from_to",
+                "search_eval_history",
                 "time_moves_left"
             ]
         );

@@ -77,6 +77,7 @@ impl Searcher {
                 let estimate = self.estimate(board, at.ply);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, at.ply).0)
             });
+            self.learn_from_eval(at.ply, ev.eval);
         }
         ev.corrected = refine_by_table(ev.eval.map(|e| e + ev.correction), ev.hit_bound);
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
@@ -138,6 +139,7 @@ impl Searcher {
         next.in_check = false;
         next.after_null = true;
         next.last = None;
+        next.quiet_in = None;
         let score = -self.node::<NonPv>(board, at.depth - 1 - r, -at.beta, -at.beta + 1, ply + 1);
         self.null_floor = floor;
         board.unmake_null(undo);
