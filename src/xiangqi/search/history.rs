@@ -17,11 +17,14 @@ use std::ops::Range;
 /// score follows its recent cut-offs rather than summing every one since the game began.
 pub(super) const HISTORY_MAX: i32 = 1 << 14;
 
+/// The largest history bonus: an eighth of the range.
+const BONUS_MAX: i32 = HISTORY_MAX / 8;
+
 /// The history bonus of a quiet move that cut off at `depth` (and the malus of the quiet
-/// moves tried before it): deeper cut-offs count more, up to an eighth of the range.
+/// moves tried before it): deeper cut-offs count more, up to [`BONUS_MAX`].
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (32 * depth * depth).min(HISTORY_MAX / 8)
+    (32 * depth * depth).min(BONUS_MAX)
 }
 
 /// `score` moved by `delta` with gravity: the larger the score already is in the
@@ -206,8 +209,7 @@ impl Searcher {
         if let (Some(mv), Some((piece, _)), Some(before), Some(after)) =
             (frame.quiet_in, frame.last, parent.eval, eval)
         {
-            let cap = HISTORY_MAX / 8;
-            let bonus = (-k * (before + after)).clamp(-cap, cap);
+            let bonus = (-k * (before + after)).clamp(-BONUS_MAX, BONUS_MAX);
             self.history.update(piece, mv, bonus);
         }
     }
@@ -312,7 +314,7 @@ mod tests {
         assert_eq!(learnt(16, Some(20), 30), -16 * 50, "a fall costs as much");
         assert_eq!(
             learnt(16, Some(2000), -3000),
-            HISTORY_MAX / 8,
+            BONUS_MAX,
             "within a deep cut-off's bonus"
         );
         assert_eq!(learnt(0, Some(20), -70), 0, "off at 0");

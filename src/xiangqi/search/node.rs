@@ -369,14 +369,13 @@ impl Searcher {
     /// it is in check, the move that led to it).
     pub(super) fn enter(&mut self, board: &mut Board, mv: Move, ply: usize) -> Undo {
         self.frames[ply + 1].psq = self.weights.psq_after(board, mv, self.frames[ply].psq);
-        let quiet = board.piece_at(mv.to()).is_none();
         let undo = board.make(mv);
         self.path.push(Ply { mv, undo });
         let next = &mut self.frames[ply + 1];
         next.in_check = board.in_check();
         next.after_null = false;
         next.last = moved(board, mv);
-        next.quiet_in = quiet.then_some(mv);
+        next.quiet_in = undo.captured().is_none().then_some(mv);
         undo
     }
 
