@@ -610,6 +610,7 @@ mod tests {
                 "search_futility_history",
                 "search_history_from_to",
                 "search_eval_history",
+                "search_research_history",
                 "time_moves_left"
             ]
         );

@@ -78,6 +78,8 @@ knobs! {
         "search: 1 keys the history of quiet moves by side, origin and destination (Stockfish's and Pikafish-HCE's butterfly history; 0: by piece and destination)";
     eval_history: i32 = 0, 0..=64, 7, "search_eval_history",
         "search: the quiet move that led to a node gains history by how much it raised its side's static evaluation, this x the rise, within a deep cut-off's bonus, where both evaluations were taken (Pikafish-HCE's history by static-evaluation difference; 0: off)";
+    research_history: i32 = 0, 0..=200, 8, "search_research_history",
+        "search: a late quiet move whose reduced search beat alpha, searched again at full depth, gains (or loses, if it fell back) this percent of the full depth's history bonus in continuation history (Pikafish-HCE's update after a re-search; 0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",

@@ -214,6 +214,36 @@ impl Searcher {
         }
     }
 
+    /// (Knob `search_research_history`.) The late quiet move `mv`, made on `board` at `ply`
+    /// of `depth`, whose reduced search beat alpha was searched again at full depth: its
+    /// continuation history gains a share of the full depth's bonus if it `held` above
+    /// alpha and loses it if not, so that the next ordering and reductions know what the
+    /// deeper search found, as Pikafish-HCE's search teaches after a re-search.
+    pub(super) fn learn_from_research(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        depth: i32,
+        ply: usize,
+        held: bool,
+    ) {
+        let k = self.knobs.research_history;
+        // A stopped search's score means nothing.
+        if k == 0 || self.aborted {
+            return;
+        }
+        // The move is made: its piece stands on its destination.
+        if let Some(piece) = board.piece_at(mv.to()) {
+            let bonus = history_bonus(depth - 1) * k / 100;
+            self.cont.update(
+                self.frames[ply].last,
+                piece,
+                mv,
+                if held { bonus } else { -bonus },
+            );
+        }
+    }
+
     /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the
     /// table (knob `search_tt_feedback`): a cut earns it what a searched cut would (no other
     /// move was tried, so no maluses), a fail low costs it as much.
@@ -332,6 +362,37 @@ mod tests {
             0,
             "a capture or a null move teaches nothing"
         );
+    }
+
+    #[test]
+    fn a_re_searched_late_move_learns_what_the_full_depth_found() {
+        use crate::params::Params;
+        use crate::xiangqi::eval::{specs, Weights};
+        let mut board = Board::startpos();
+        let opening = board.parse_move("h2e2").unwrap();
+        let last = Some((board.piece_at(opening.from()).unwrap(), opening.to()));
+        board.make(opening);
+        let mv = board.parse_move("h9g7").unwrap();
+        let piece = board.piece_at(mv.from()).unwrap();
+        board.make(mv);
+        let learnt = |k: i64, held: bool, aborted: bool| {
+            let mut p = Params::defaults(&specs());
+            p.set("search_research_history", k).unwrap();
+            let mut s = Searcher::new(Weights::new(&p).unwrap(), 1);
+            s.frames[1].last = last;
+            s.aborted = aborted;
+            s.learn_from_research(&board, mv, 6, 1, held);
+            assert_eq!(s.history.get(piece, mv), 0, "the history itself is left alone");
+            s.cont.get(last, piece, mv)
+        };
+        assert_eq!(learnt(100, true, false), history_bonus(5));
+        assert_eq!(
+            learnt(50, false, false),
+            -history_bonus(5) / 2,
+            "a fall back costs"
+        );
+        assert_eq!(learnt(0, true, false), 0, "off at 0");
+        assert_eq!(learnt(100, true, true), 0, "a stopped search teaches nothing");
     }
 
     #[test]

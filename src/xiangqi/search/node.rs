@@ -295,6 +295,7 @@ impl Searcher {
             if s > alpha && reduction > 0 {
                 self.counts.bump(Count::ReSearched);
                 s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
+                self.learn_from_research(board, mv, depth, ply, s > alpha);
             }
             if s > alpha && s < beta && N::PV {
                 self.counts.bump(Count::PvsReSearched);
