@@ -273,7 +273,6 @@ impl Searcher {
     #[inline]
     fn child<N: Kind>(&mut self, board: &mut Board, at: At, mv: Move, alpha: Score, index: usize) -> Score {
         let (depth, beta, ply) = (at.depth, at.beta, at.ply);
-        let quiet = board.piece_at(mv.to()).is_none();
         // Only a child with depth left probes the table (quiescence does not; a check
         // extends, so a child at depth 1 may probe too). Prefetching before the move is made
         // gives the load the longest head start.
@@ -281,6 +280,7 @@ impl Searcher {
             self.tt.prefetch(board.hash_after(mv));
         }
         let undo = self.enter(board, mv, ply);
+        let quiet = self.frames[ply + 1].quiet_in.is_some();
         if depth == 1 && self.frames[ply + 1].in_check {
             self.tt.prefetch(board.hash());
         }
