@@ -608,9 +608,9 @@ mod tests {
                 "search_correction_pieces",
                 "search_capture_futility",
                 "search_futility_history",
-                "search_history_from_to",
                 "search_eval_history",
                 "search_research_history",
+                "search_cont_ply2",
                 "time_moves_left"
             ]
         );

@@ -35,59 +35,28 @@ fn with_gravity(score: i32, delta: i32) -> i32 {
     score + delta - score * delta.abs() / HISTORY_MAX
 }
 
-/// How often each quiet move cut off, ageing as it learns: by piece and destination, or
-/// (knob `search_history_from_to`) by side, origin and destination, as Stockfish's and
-/// Pikafish-HCE's butterfly history keeps it, where two pieces of a kind stepping to one
-/// point are told apart.
-pub struct History {
-    scores: Box<[i32]>,
-    from_to: bool,
-}
-
-/// Entries enough for the larger key, side, origin and destination (piece and destination
-/// use the first 14 × 90).
-const ENTRIES: usize = 2 * Square::COUNT * Square::COUNT;
+/// How often each quiet move (by piece and destination) cut off, ageing as it learns.
+pub struct History(Box<[[i32; 90]; 14]>);
 
 impl History {
     pub fn new() -> History {
-        History {
-            scores: vec![0; ENTRIES].into_boxed_slice(),
-            from_to: false,
-        }
-    }
-
-    /// Keys the table by side, origin and destination from now on (or by piece and
-    /// destination); a change of key forgets the scores, which meant other moves.
-    pub fn key_by_from_to(&mut self, from_to: bool) {
-        if self.from_to != from_to {
-            self.from_to = from_to;
-            self.clear();
-        }
+        History(Box::new([[0; 90]; 14]))
     }
 
     pub fn clear(&mut self) {
-        self.scores.fill(0);
-    }
-
-    #[inline]
-    fn slot(&self, piece: Piece, mv: Move) -> usize {
-        if self.from_to {
-            (piece.color.index() * Square::COUNT + mv.from().index()) * Square::COUNT + mv.to().index()
-        } else {
-            piece.index() * Square::COUNT + mv.to().index()
-        }
+        *self.0 = [[0; 90]; 14];
     }
 
     #[inline]
     pub fn get(&self, piece: Piece, mv: Move) -> i32 {
-        self.scores[self.slot(piece, mv)]
+        self.0[piece.index()][mv.to().index()]
     }
 
     /// Adds `delta` (negative to penalise), with gravity.
     #[inline]
     pub fn update(&mut self, piece: Piece, mv: Move, delta: i32) {
-        let i = self.slot(piece, mv);
-        self.scores[i] = with_gravity(self.scores[i], delta);
+        let h = &mut self.0[piece.index()][mv.to().index()];
+        *h = with_gravity(*h, delta);
     }
 }
 
@@ -173,6 +142,7 @@ impl Searcher {
         tried: Range<usize>,
         earlier: [Option<Move>; 3],
     ) {
+        let before = self.own_last(ply);
         let frame = &mut self.frames[ply];
         if frame.killers[0] != Some(mv) {
             frame.killers[1] = frame.killers[0];
@@ -184,6 +154,7 @@ impl Searcher {
             if let Some(p) = board.piece_at(m.from()) {
                 history.update(p, m, delta);
                 cont.update(last, p, m, delta);
+                cont.update(before, p, m, delta);
             }
         };
         update(mv, bonus);
@@ -235,12 +206,9 @@ impl Searcher {
         // The move is made: its piece stands on its destination.
         if let Some(piece) = board.piece_at(mv.to()) {
             let bonus = history_bonus(depth - 1) * k / 100;
-            self.cont.update(
-                self.frames[ply].last,
-                piece,
-                mv,
-                if held { bonus } else { -bonus },
-            );
+            let delta = if held { bonus } else { -bonus };
+            self.cont.update(self.frames[ply].last, piece, mv, delta);
+            self.cont.update(self.own_last(ply), piece, mv, delta);
         }
     }
 
@@ -264,6 +232,19 @@ impl Searcher {
             let malus = -history_bonus(depth);
             self.history.update(piece, mv, malus);
             self.cont.update(self.frames[ply].last, piece, mv, malus);
+            self.cont.update(self.own_last(ply), piece, mv, malus);
+        }
+    }
+
+    /// The side's own move two plies before the node at `ply`, whose answers' continuation
+    /// history also orders and learns (knob `search_cont_ply2`, as Stockfish's second
+    /// continuation history); none when the knob is off, so that nothing learns it.
+    #[inline]
+    pub(super) fn own_last(&self, ply: usize) -> LastMove {
+        if self.knobs.cont_ply2 > 0 && ply > 0 {
+            self.frames[ply - 1].last
+        } else {
+            None
         }
     }
 }
@@ -396,24 +377,34 @@ mod tests {
     }
 
     #[test]
-    fn history_by_from_to_tells_apart_two_pieces_stepping_to_one_point() {
-        // Red's two cannons on b2 and h2 can both go to e2.
+    fn a_cut_off_teaches_the_answer_to_the_sides_own_move_before_when_on() {
+        use crate::params::Params;
+        use crate::xiangqi::eval::{specs, Weights};
         let board = Board::startpos();
-        let (left, right) = (
-            board.parse_move("b2e2").unwrap(),
-            board.parse_move("h2e2").unwrap(),
+        let mv = board.parse_move("h2e2").unwrap();
+        let piece = board.piece_at(mv.from()).unwrap();
+        let black_horse = Piece::new(piece.color.flip(), crate::xiangqi::types::Role::Horse);
+        let red_horse = Piece::new(piece.color, crate::xiangqi::types::Role::Horse);
+        let (theirs, ours) = (
+            Some((black_horse, board.parse_move("h0g2").unwrap().to())),
+            Some((red_horse, board.parse_move("b0c2").unwrap().to())),
         );
-        let piece = board.piece_at(right.from()).unwrap();
-        let mut h = History::new();
-        h.update(piece, right, 400);
-        assert_eq!(h.get(piece, left), 400, "by piece and destination, one entry");
-        h.key_by_from_to(true);
-        assert_eq!(h.get(piece, right), 0, "a change of key forgets the scores");
-        h.update(piece, right, 400);
-        assert_eq!((h.get(piece, right), h.get(piece, left)), (400, 0));
-        let black = Piece::new(piece.color.flip(), piece.role);
-        assert_eq!(h.get(black, right), 0, "a side each");
-        h.clear();
-        assert_eq!(h.get(piece, right), 0);
+        let learnt = |k: i64| {
+            let mut p = Params::defaults(&specs());
+            p.set("search_cont_ply2", k).unwrap();
+            let mut s = Searcher::new(Weights::new(&p).unwrap(), 1);
+            s.frames[2].last = theirs;
+            s.frames[1].last = ours;
+            s.reward_quiet(&board, mv, 6, 2, 0..0, [None; 3]);
+            assert_eq!(
+                s.cont.get(theirs, piece, mv),
+                history_bonus(6),
+                "the last move's row learns"
+            );
+            assert_eq!(s.own_last(1), None, "the root has no move before it");
+            s.cont.get(ours, piece, mv)
+        };
+        assert_eq!(learnt(8), history_bonus(6));
+        assert_eq!(learnt(0), 0, "off at 0");
     }
 }

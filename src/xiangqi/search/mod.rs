@@ -110,13 +110,11 @@ impl Searcher {
     /// A searcher that uses `tt`, perhaps shared with other searchers.
     pub fn with_table(weights: Weights, tt: Arc<Tt>) -> Searcher {
         let lazy_margin = weights.positional_margin();
-        let mut history = History::new();
-        history.key_by_from_to(weights.knobs().history_from_to);
         Searcher {
             knobs: *weights.knobs(),
             weights,
             tt,
-            history,
+            history: History::new(),
             cont: ContinuationHistory::new(),
             correction: Correction::new(),
             frames: (0..MAX_PLY + 2).map(|_| Frame::default()).collect(),
@@ -150,7 +148,6 @@ impl Searcher {
     pub fn set_weights(&mut self, weights: Weights) {
         self.lazy_margin = weights.positional_margin();
         self.knobs = *weights.knobs();
-        self.history.key_by_from_to(self.knobs.history_from_to);
         self.weights = weights;
         self.evals.clear();
     }
@@ -207,6 +204,8 @@ impl Searcher {
             weights: &self.weights,
             history: &self.history,
             cont: &self.cont,
+            before: self.own_last(ply),
+            cont2_weight: self.knobs.cont_ply2,
             frame: &mut self.frames[ply],
         }
     }

@@ -33,7 +33,7 @@ impl Searcher {
     /// The plies a late quiet move's reduction falls by (or grows, when negative): one on the
     /// principal variation; one for a killer; and by history: a ply for a move that has cut
     /// off more than failed, or (knob `search_lmr_history`) plies in proportion to history
-    /// and continuation history.
+    /// and continuation histories.
     #[inline]
     fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
@@ -43,7 +43,10 @@ impl Searcher {
         let by_history = match self.knobs.lmr_history {
             0 => (history > 0) as i32,
             scale => {
-                let cont = piece.map_or(0, |p| self.cont.get(self.frames[ply].last, p, mv));
+                let cont = piece.map_or(0, |p| {
+                    self.cont.get(self.frames[ply].last, p, mv)
+                        + self.cont.get(self.own_last(ply), p, mv) * self.knobs.cont_ply2 / 16
+                });
                 (history + cont) / scale
             }
         };
