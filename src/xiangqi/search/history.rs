@@ -92,8 +92,20 @@ impl ContinuationHistory {
         Some(&self.0[start..start + ROW])
     }
 
-    /// The score of the answer `mv` of `piece` to `last` (0 without a last move).
+    /// The rows for the last move `last` and the side's own move `before` it, the second
+    /// weighed `before_weight` 16ths.
     #[inline]
+    pub fn rows(&self, last: LastMove, before: LastMove, before_weight: i32) -> ContRows<'_> {
+        ContRows {
+            last: self.row(last),
+            before: self.row(before),
+            before_weight,
+        }
+    }
+
+    /// The score of the answer `mv` of `piece` to `last` (0 without a last move); the
+    /// search reads the table through [`ContRows`].
+    #[cfg(test)]
     pub fn get(&self, last: LastMove, piece: Piece, mv: Move) -> i32 {
         self.row(last)
             .map_or(0, |row| i32::from(row[Self::index(piece, mv.to())]))
@@ -120,6 +132,25 @@ impl ContinuationHistory {
         let Some((p, from)) = last else { return };
         let h = &mut self.0[Self::index(p, from) * ROW + Self::index(piece, to)];
         *h = with_gravity(i32::from(*h), delta) as i16;
+    }
+}
+
+/// The continuation-history rows a node's quiet moves are scored by: the answers to the
+/// opponent's last move, and (knob `search_cont_ply2`) the follow-ups to the side's own move
+/// before it, weighed in 16ths of the first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContRows<'a> {
+    pub last: Option<&'a [i16]>,
+    pub before: Option<&'a [i16]>,
+    pub before_weight: i32,
+}
+
+impl ContRows<'_> {
+    /// The weighed sum of the rows' scores of the answer of `piece` to the point `to`.
+    #[inline]
+    pub fn score(&self, piece: Piece, to: Square) -> i32 {
+        let at = |row: Option<&[i16]>| row.map_or(0, |r| i32::from(r[ContinuationHistory::index(piece, to)]));
+        at(self.last) + at(self.before) * self.before_weight / 16
     }
 }
 
@@ -234,6 +265,13 @@ impl Searcher {
             self.cont.update(self.frames[ply].last, piece, mv, malus);
             self.cont.update(self.own_last(ply), piece, mv, malus);
         }
+    }
+
+    /// The continuation-history rows that score the quiet moves of the node at `ply`.
+    #[inline]
+    pub(super) fn cont_rows(&self, ply: usize) -> ContRows<'_> {
+        self.cont
+            .rows(self.frames[ply].last, self.own_last(ply), self.knobs.cont_ply2)
     }
 
     /// The side's own move two plies before the node at `ply`, whose answers' continuation

@@ -203,9 +203,10 @@ impl Searcher {
             board,
             weights: &self.weights,
             history: &self.history,
-            cont: &self.cont,
-            before: self.own_last(ply),
-            cont2_weight: self.knobs.cont_ply2,
+            // Self::cont_rows, field by field: the frame below is borrowed mutably.
+            cont: self
+                .cont
+                .rows(self.frames[ply].last, self.own_last(ply), self.knobs.cont_ply2),
             frame: &mut self.frames[ply],
         }
     }

@@ -9,7 +9,7 @@
 //! The moves are ordered by their keys ([`super::keys`]).
 
 use super::frame::Frame;
-use super::history::{ContinuationHistory, History, LastMove};
+use super::history::{ContRows, History};
 use super::keys::{key_move, order_key, order_score, pick, PICKED};
 use crate::xiangqi::bitboard::Bitboard;
 use crate::xiangqi::board::Board;
@@ -30,10 +30,8 @@ const BAD_CAPTURE: i32 = -10_000_000;
 
 /// A quiet move's ordering score: its history plus its continuation histories.
 #[inline]
-pub fn quiet_score(history: &History, hints: &Hints, piece: Piece, mv: Move) -> i32 {
-    let at =
-        |row: Option<&[i16]>| row.map_or(0, |r| i32::from(r[ContinuationHistory::index(piece, mv.to())]));
-    history.get(piece, mv) + at(hints.cont) + at(hints.cont2) * hints.cont2_weight / 16
+pub fn quiet_score(history: &History, cont: &ContRows, piece: Piece, mv: Move) -> i32 {
+    history.get(piece, mv) + cont.score(piece, mv.to())
 }
 
 /// What ordering knows about the ply it orders: the hash move, the killers and the
@@ -42,12 +40,8 @@ pub fn quiet_score(history: &History, hints: &Hints, piece: Piece, mv: Move) -> 
 pub struct Hints<'a> {
     pub hash_move: Option<Move>,
     pub killers: [Option<Move>; 2],
-    /// The continuation history's row for the opponent's last move, if any.
-    pub cont: Option<&'a [i16]>,
-    /// The row for the side's own move before it (knob `search_cont_ply2`), if any, and
-    /// its weight in 16ths of the last move's.
-    pub cont2: Option<&'a [i16]>,
-    pub cont2_weight: i32,
+    /// The continuation history's rows for the last moves.
+    pub cont: ContRows<'a>,
 }
 
 /// Where a picker stands in a node's stages. A list stage is first generated (its moves
@@ -79,11 +73,7 @@ pub(super) struct Orderer<'a> {
     pub board: &'a Board,
     pub weights: &'a Weights,
     pub history: &'a History,
-    pub cont: &'a ContinuationHistory,
-    /// The side's own move two plies back, where its continuation history counts (knob
-    /// `search_cont_ply2`, its weight).
-    pub before: LastMove,
-    pub cont2_weight: i32,
+    pub cont: ContRows<'a>,
     pub frame: &'a mut Frame,
 }
 
@@ -100,9 +90,7 @@ impl Orderer<'_> {
         let hints = Hints {
             hash_move,
             killers: self.frame.killers,
-            cont: self.cont.row(self.frame.last),
-            cont2: self.cont.row(self.before),
-            cont2_weight: self.cont2_weight,
+            cont: self.cont,
         };
         let out = &mut self.frame.keys[offset..];
         score_moves(
@@ -348,7 +336,7 @@ pub(super) fn score_moves(
         } else if hints.killers[1] == Some(mv) {
             KILLER_2
         } else {
-            quiet_score(history, &hints, mover, mv)
+            quiet_score(history, &hints.cont, mover, mv)
         };
         out[i] = order_key(score, i, mv);
     }
@@ -382,6 +370,7 @@ pub fn capture_terms(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xiangqi::search::history::ContinuationHistory;
 
     #[test]
     fn the_move_before_weighs_in_sixteenths_of_the_last() {
@@ -393,15 +382,7 @@ mod tests {
         cont.update(last, piece, mv, 1000);
         cont.update(before, piece, mv, 1600);
         let history = History::new();
-        let score = |weight: i32| {
-            let hints = Hints {
-                cont: cont.row(last),
-                cont2: cont.row(before),
-                cont2_weight: weight,
-                ..Hints::default()
-            };
-            quiet_score(&history, &hints, piece, mv)
-        };
+        let score = |weight: i32| quiet_score(&history, &cont.rows(last, before, weight), piece, mv);
         let (a, b) = (cont.get(last, piece, mv), cont.get(before, piece, mv));
         assert_eq!(score(0), a);
         assert_eq!(score(8), a + b / 2);

@@ -43,10 +43,7 @@ impl Searcher {
         let by_history = match self.knobs.lmr_history {
             0 => (history > 0) as i32,
             scale => {
-                let cont = piece.map_or(0, |p| {
-                    self.cont.get(self.frames[ply].last, p, mv)
-                        + self.cont.get(self.own_last(ply), p, mv) * self.knobs.cont_ply2 / 16
-                });
+                let cont = piece.map_or(0, |p| self.cont_rows(ply).score(p, mv.to()));
                 (history + cont) / scale
             }
         };
