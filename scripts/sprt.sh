@@ -47,7 +47,7 @@ positions=${POSITIONS:-positions/xiangqi-middlegames.epd}
 positions=$(realpath "$positions")
 options='"Hash": 16'
 for setting in "$@"; do
-    [[ $setting =~ ^([a-z_]+)=(-?[0-9]+)$ ]] || { echo "error: '$setting' is not KNOB=INTEGER" >&2; exit 2; }
+    [[ $setting =~ ^([a-z_][a-z0-9_]*)=(-?[0-9]+)$ ]] || { echo "error: '$setting' is not KNOB=INTEGER" >&2; exit 2; }
     options+=", \"${BASH_REMATCH[1]}\": ${BASH_REMATCH[2]}"
 done
 cd "$(dirname "$0")/.."
