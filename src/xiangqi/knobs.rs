@@ -74,10 +74,6 @@ knobs! {
         "search: off the PV and out of check, a capture that gives no check is left out (after the first move, to depth 6) when the static evaluation plus its victim plus this x (depth + 1) stays at or below alpha (Pikafish-HCE's capture futility; 0: off)";
     futility_history: i32 = 0, 0..=256, 9, "search_futility_history",
         "search: per-move futility's margin grows (or shrinks) by the quiet move's history plus continuation history / this, so a move that often cut off is pruned later (Pikafish-HCE's history / 60; 0: off)";
-    eval_history: i32 = 0, 0..=64, 7, "search_eval_history",
-        "search: the quiet move that led to a node gains history by how much it raised its side's static evaluation, this x the rise, within a deep cut-off's bonus, where both evaluations were taken (Pikafish-HCE's history by static-evaluation difference; 0: off)";
-    research_history: i32 = 0, 0..=200, 8, "search_research_history",
-        "search: a late quiet move whose reduced search beat alpha, searched again at full depth, gains (or loses, if it fell back) this percent of the full depth's history bonus in continuation history (Pikafish-HCE's update after a re-search; 0: off)";
     cont_ply2: i32 = 0, 0..=32, 6, "search_cont_ply2",
         "search: quiet moves are ordered, pruned and reduced also by the continuation history of the answer to the side's own move two plies back, weighed in 16ths of the last move's (Stockfish's and Pikafish-HCE's second continuation history, at half weight: 8), which learns from the same cut-offs (0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
@@ -88,6 +84,8 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_research_history", 0),
+    Retired::new("search_eval_history", 0),
     Retired::new("search_history_from_to", 0),
     Retired::new("search_check_extension_safe", 0),
     Retired::new("search_prior_bonus", 0),

@@ -1,7 +1,7 @@
 //! The per-ply frame: what the search keeps for one ply of its current path (Stockfish's
 //! search stack).
 
-use crate::xiangqi::eval::{Psq, Score};
+use crate::xiangqi::eval::Psq;
 use crate::xiangqi::moves::{Move, MAX_MOVES};
 use crate::xiangqi::score::MAX_PLY;
 use crate::xiangqi::types::{Piece, Square};
@@ -27,10 +27,8 @@ pub(super) struct Frame {
     /// null move).
     pub last: LastMove,
     /// The move that led here when it captured nothing (none at the root, after a null
-    /// move or a capture), for the history by evaluation.
+    /// move or a capture), read by the move loop's reductions.
     pub quiet_in: Option<Move>,
-    /// The raw static evaluation of the position, where the cuts by evaluation took it.
-    pub eval: Option<Score>,
     /// Move-ordering keys (see [`super::keys::order_key`]), kept here so that no node
     /// clears a fresh array.
     pub keys: [i64; MAX_MOVES],
@@ -47,7 +45,6 @@ impl Default for Frame {
             after_null: false,
             last: None,
             quiet_in: None,
-            eval: None,
             keys: [0; MAX_MOVES],
         }
     }

@@ -7,7 +7,6 @@ pub(super) use super::frame::LastMove;
 use super::keys::key_move;
 use super::Searcher;
 use crate::xiangqi::board::Board;
-use crate::xiangqi::eval::Score;
 use crate::xiangqi::moves::Move;
 use crate::xiangqi::types::{Piece, Square};
 use std::ops::Range;
@@ -197,52 +196,6 @@ impl Searcher {
         }
     }
 
-    /// Records `eval`, the node at `ply`'s raw static evaluation if taken, and (knob
-    /// `search_eval_history`) teaches the history by it: the quiet move that led here earns
-    /// the rise it brought its side, from the parent's evaluation to this one (the two are
-    /// from opposite sides, so their sum is the fall), as Pikafish-HCE's search does.
-    pub(super) fn learn_from_eval(&mut self, ply: usize, eval: Option<Score>) {
-        self.frames[ply].eval = eval;
-        let k = self.knobs.eval_history;
-        if k == 0 || ply == 0 {
-            return;
-        }
-        let (frame, parent) = (&self.frames[ply], &self.frames[ply - 1]);
-        if let (Some(mv), Some((piece, _)), Some(before), Some(after)) =
-            (frame.quiet_in, frame.last, parent.eval, eval)
-        {
-            let bonus = (-k * (before + after)).clamp(-BONUS_MAX, BONUS_MAX);
-            self.history.update(piece, mv, bonus);
-        }
-    }
-
-    /// (Knob `search_research_history`.) The late quiet move `mv`, made on `board` at `ply`
-    /// of `depth`, whose reduced search beat alpha was searched again at full depth: its
-    /// continuation history gains a share of the full depth's bonus if it `held` above
-    /// alpha and loses it if not, so that the next ordering and reductions know what the
-    /// deeper search found, as Pikafish-HCE's search teaches after a re-search.
-    pub(super) fn learn_from_research(
-        &mut self,
-        board: &Board,
-        mv: Move,
-        depth: i32,
-        ply: usize,
-        held: bool,
-    ) {
-        let k = self.knobs.research_history;
-        // A stopped search's score means nothing.
-        if k == 0 || self.aborted {
-            return;
-        }
-        // The move is made: its piece stands on its destination.
-        if let Some(piece) = board.piece_at(mv.to()) {
-            let bonus = history_bonus(depth - 1) * k / 100;
-            let delta = if held { bonus } else { -bonus };
-            self.cont.update(self.frames[ply].last, piece, mv, delta);
-            self.cont.update(self.own_last(ply), piece, mv, delta);
-        }
-    }
-
     /// A quiet hash move `tt_move` whose stored score settled the node at `ply` from the
     /// table (knob `search_tt_feedback`): a cut earns it what a searched cut would (no other
     /// move was tried, so no maluses), a fail low costs it as much.
@@ -334,84 +287,6 @@ mod tests {
         }
         assert!(h.get(piece, mv) >= -HISTORY_MAX);
         assert!(h.get(piece, mv) < 0);
-    }
-
-    #[test]
-    fn a_quiet_move_earns_the_rise_in_evaluation_it_brought() {
-        use crate::params::Params;
-        use crate::xiangqi::eval::{specs, Weights};
-        let board = Board::startpos();
-        let mv = board.parse_move("h2e2").unwrap();
-        let piece = board.piece_at(mv.from()).unwrap();
-        let searcher = |k: i64| {
-            let mut p = Params::defaults(&specs());
-            p.set("search_eval_history", k).unwrap();
-            let mut s = Searcher::new(Weights::new(&p).unwrap(), 1);
-            s.frames[1].quiet_in = Some(mv);
-            s.frames[1].last = Some((piece, mv.to()));
-            s
-        };
-        // Red stood at +20 before its move, and Black stands at -70 after it: a rise of 50.
-        let learnt = |k: i64, before: Option<Score>, after: Score| {
-            let mut s = searcher(k);
-            s.frames[0].eval = before;
-            s.learn_from_eval(1, Some(after));
-            assert_eq!(s.frames[1].eval, Some(after), "the node keeps its evaluation");
-            s.history.get(piece, mv)
-        };
-        assert_eq!(learnt(16, Some(20), -70), 16 * 50);
-        assert_eq!(learnt(16, Some(20), 30), -16 * 50, "a fall costs as much");
-        assert_eq!(
-            learnt(16, Some(2000), -3000),
-            BONUS_MAX,
-            "within a deep cut-off's bonus"
-        );
-        assert_eq!(learnt(0, Some(20), -70), 0, "off at 0");
-        assert_eq!(
-            learnt(16, None, -70),
-            0,
-            "no evaluation before the move, nothing learnt"
-        );
-        let mut s = searcher(16);
-        s.frames[0].eval = Some(20);
-        s.frames[1].quiet_in = None;
-        s.learn_from_eval(1, Some(-70));
-        assert_eq!(
-            s.history.get(piece, mv),
-            0,
-            "a capture or a null move teaches nothing"
-        );
-    }
-
-    #[test]
-    fn a_re_searched_late_move_learns_what_the_full_depth_found() {
-        use crate::params::Params;
-        use crate::xiangqi::eval::{specs, Weights};
-        let mut board = Board::startpos();
-        let opening = board.parse_move("h2e2").unwrap();
-        let last = Some((board.piece_at(opening.from()).unwrap(), opening.to()));
-        board.make(opening);
-        let mv = board.parse_move("h9g7").unwrap();
-        let piece = board.piece_at(mv.from()).unwrap();
-        board.make(mv);
-        let learnt = |k: i64, held: bool, aborted: bool| {
-            let mut p = Params::defaults(&specs());
-            p.set("search_research_history", k).unwrap();
-            let mut s = Searcher::new(Weights::new(&p).unwrap(), 1);
-            s.frames[1].last = last;
-            s.aborted = aborted;
-            s.learn_from_research(&board, mv, 6, 1, held);
-            assert_eq!(s.history.get(piece, mv), 0, "the history itself is left alone");
-            s.cont.get(last, piece, mv)
-        };
-        assert_eq!(learnt(100, true, false), history_bonus(5));
-        assert_eq!(
-            learnt(50, false, false),
-            -history_bonus(5) / 2,
-            "a fall back costs"
-        );
-        assert_eq!(learnt(0, true, false), 0, "off at 0");
-        assert_eq!(learnt(100, true, true), 0, "a stopped search teaches nothing");
     }
 
     #[test]

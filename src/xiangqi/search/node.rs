@@ -106,7 +106,6 @@ impl Searcher {
             },
             corrected: None,
         };
-        self.frames[ply].eval = None;
         if prunable {
             if let Some(score) = self.cut_by_eval(board, At { ply, depth, beta }, alpha, &mut ev) {
                 return score;
@@ -295,7 +294,6 @@ impl Searcher {
             if s > alpha && reduction > 0 {
                 self.counts.bump(Count::ReSearched);
                 s = -self.node::<NonPv>(board, depth - 1, -alpha - 1, -alpha, ply + 1);
-                self.learn_from_research(board, mv, depth, ply, s > alpha);
             }
             if s > alpha && s < beta && N::PV {
                 self.counts.bump(Count::PvsReSearched);

@@ -77,7 +77,6 @@ impl Searcher {
                 let estimate = self.estimate(board, at.ply);
                 (estimate + self.lazy_margin >= needed).then(|| self.evaluate(board, at.ply).0)
             });
-            self.learn_from_eval(at.ply, ev.eval);
         }
         ev.corrected = refine_by_table(ev.eval.map(|e| e + ev.correction), ev.hit_bound);
         // Reverse futility: up to the knob's depth, a static evaluation that beats beta by the
