@@ -154,7 +154,6 @@ fn search_knobs_keep_mates_exact() {
         ("search_correction_pieces", 32),
         ("search_capture_futility", 250),
         ("search_futility_history", 32),
-        ("search_cont_ply2", 8),
     ] {
         let on = nodes(&[knob]);
         assert_ne!(on, off, "{} = {} changed nothing", knob.0, knob.1);

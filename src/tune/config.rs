@@ -608,7 +608,6 @@ mod tests {
                 "search_correction_pieces",
                 "search_capture_futility",
                 "search_futility_history",
-                "search_cont_ply2",
                 "time_moves_left"
             ]
         );

@@ -74,8 +74,6 @@ knobs! {
         "search: off the PV and out of check, a capture that gives no check is left out (after the first move, to depth 6) when the static evaluation plus its victim plus this x (depth + 1) stays at or below alpha (Pikafish-HCE's capture futility; 0: off)";
     futility_history: i32 = 0, 0..=256, 9, "search_futility_history",
         "search: per-move futility's margin grows (or shrinks) by the quiet move's history plus continuation history / this, so a move that often cut off is pruned later (Pikafish-HCE's history / 60; 0: off)";
-    cont_ply2: i32 = 0, 0..=32, 6, "search_cont_ply2",
-        "search: quiet moves are ordered, pruned and reduced also by the continuation history of the answer to the side's own move two plies back, weighed in 16ths of the last move's (Stockfish's and Pikafish-HCE's second continuation history, at half weight: 8), which learns from the same cut-offs (0: off)";
     moves_left: u32 = 32, 10..=60, 6, "time_moves_left",
         "clock: moves assumed left in sudden death (Et = increment + time left / this)";
     hard_share: u32 = 5, 2..=10, 4, "time_hard_share",
@@ -84,6 +82,7 @@ knobs! {
 
 /// The knobs removed with their code, each with the value whose behaviour the search kept.
 pub(super) const RETIRED: &[Retired] = &[
+    Retired::new("search_cont_ply2", 0),
     Retired::new("search_research_history", 0),
     Retired::new("search_eval_history", 0),
     Retired::new("search_history_from_to", 0),

@@ -91,20 +91,8 @@ impl ContinuationHistory {
         Some(&self.0[start..start + ROW])
     }
 
-    /// The rows for the last move `last` and the side's own move `before` it, the second
-    /// weighed `before_weight` 16ths.
+    /// The score of the answer `mv` of `piece` to `last` (0 without a last move).
     #[inline]
-    pub fn rows(&self, last: LastMove, before: LastMove, before_weight: i32) -> ContRows<'_> {
-        ContRows {
-            last: self.row(last),
-            before: self.row(before),
-            before_weight,
-        }
-    }
-
-    /// The score of the answer `mv` of `piece` to `last` (0 without a last move); the
-    /// search reads the table through [`ContRows`].
-    #[cfg(test)]
     pub fn get(&self, last: LastMove, piece: Piece, mv: Move) -> i32 {
         self.row(last)
             .map_or(0, |row| i32::from(row[Self::index(piece, mv.to())]))
@@ -134,25 +122,6 @@ impl ContinuationHistory {
     }
 }
 
-/// The continuation-history rows a node's quiet moves are scored by: the answers to the
-/// opponent's last move, and (knob `search_cont_ply2`) the follow-ups to the side's own move
-/// before it, weighed in 16ths of the first.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContRows<'a> {
-    pub last: Option<&'a [i16]>,
-    pub before: Option<&'a [i16]>,
-    pub before_weight: i32,
-}
-
-impl ContRows<'_> {
-    /// The weighed sum of the rows' scores of the answer of `piece` to the point `to`.
-    #[inline]
-    pub fn score(&self, piece: Piece, to: Square) -> i32 {
-        let at = |row: Option<&[i16]>| row.map_or(0, |r| i32::from(r[ContinuationHistory::index(piece, to)]));
-        at(self.last) + at(self.before) * self.before_weight / 16
-    }
-}
-
 impl Default for ContinuationHistory {
     fn default() -> ContinuationHistory {
         ContinuationHistory::new()
@@ -172,7 +141,6 @@ impl Searcher {
         tried: Range<usize>,
         earlier: [Option<Move>; 3],
     ) {
-        let before = self.own_last(ply);
         let frame = &mut self.frames[ply];
         if frame.killers[0] != Some(mv) {
             frame.killers[1] = frame.killers[0];
@@ -184,7 +152,6 @@ impl Searcher {
             if let Some(p) = board.piece_at(m.from()) {
                 history.update(p, m, delta);
                 cont.update(last, p, m, delta);
-                cont.update(before, p, m, delta);
             }
         };
         update(mv, bonus);
@@ -216,26 +183,6 @@ impl Searcher {
             let malus = -history_bonus(depth);
             self.history.update(piece, mv, malus);
             self.cont.update(self.frames[ply].last, piece, mv, malus);
-            self.cont.update(self.own_last(ply), piece, mv, malus);
-        }
-    }
-
-    /// The continuation-history rows that score the quiet moves of the node at `ply`.
-    #[inline]
-    pub(super) fn cont_rows(&self, ply: usize) -> ContRows<'_> {
-        self.cont
-            .rows(self.frames[ply].last, self.own_last(ply), self.knobs.cont_ply2)
-    }
-
-    /// The side's own move two plies before the node at `ply`, whose answers' continuation
-    /// history also orders and learns (knob `search_cont_ply2`, as Stockfish's second
-    /// continuation history); none when the knob is off, so that nothing learns it.
-    #[inline]
-    pub(super) fn own_last(&self, ply: usize) -> LastMove {
-        if self.knobs.cont_ply2 > 0 && ply > 0 {
-            self.frames[ply - 1].last
-        } else {
-            None
         }
     }
 }
@@ -287,37 +234,5 @@ mod tests {
         }
         assert!(h.get(piece, mv) >= -HISTORY_MAX);
         assert!(h.get(piece, mv) < 0);
-    }
-
-    #[test]
-    fn a_cut_off_teaches_the_answer_to_the_sides_own_move_before_when_on() {
-        use crate::params::Params;
-        use crate::xiangqi::eval::{specs, Weights};
-        let board = Board::startpos();
-        let mv = board.parse_move("h2e2").unwrap();
-        let piece = board.piece_at(mv.from()).unwrap();
-        let black_horse = Piece::new(piece.color.flip(), crate::xiangqi::types::Role::Horse);
-        let red_horse = Piece::new(piece.color, crate::xiangqi::types::Role::Horse);
-        let (theirs, ours) = (
-            Some((black_horse, board.parse_move("h0g2").unwrap().to())),
-            Some((red_horse, board.parse_move("b0c2").unwrap().to())),
-        );
-        let learnt = |k: i64| {
-            let mut p = Params::defaults(&specs());
-            p.set("search_cont_ply2", k).unwrap();
-            let mut s = Searcher::new(Weights::new(&p).unwrap(), 1);
-            s.frames[2].last = theirs;
-            s.frames[1].last = ours;
-            s.reward_quiet(&board, mv, 6, 2, 0..0, [None; 3]);
-            assert_eq!(
-                s.cont.get(theirs, piece, mv),
-                history_bonus(6),
-                "the last move's row learns"
-            );
-            assert_eq!(s.own_last(1), None, "the root has no move before it");
-            s.cont.get(ours, piece, mv)
-        };
-        assert_eq!(learnt(8), history_bonus(6));
-        assert_eq!(learnt(0), 0, "off at 0");
     }
 }

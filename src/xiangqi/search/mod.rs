@@ -203,10 +203,7 @@ impl Searcher {
             board,
             weights: &self.weights,
             history: &self.history,
-            // Self::cont_rows, field by field: the frame below is borrowed mutably.
-            cont: self
-                .cont
-                .rows(self.frames[ply].last, self.own_last(ply), self.knobs.cont_ply2),
+            cont: &self.cont,
             frame: &mut self.frames[ply],
         }
     }

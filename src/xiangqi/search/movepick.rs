@@ -9,7 +9,7 @@
 //! The moves are ordered by their keys ([`super::keys`]).
 
 use super::frame::Frame;
-use super::history::{ContRows, History};
+use super::history::{ContinuationHistory, History};
 use super::keys::{key_move, order_key, order_score, pick, PICKED};
 use crate::xiangqi::bitboard::Bitboard;
 use crate::xiangqi::board::Board;
@@ -28,20 +28,20 @@ const KILLER_1: i32 = 9_000_000;
 const KILLER_2: i32 = 8_999_999;
 const BAD_CAPTURE: i32 = -10_000_000;
 
-/// A quiet move's ordering score: its history plus its continuation histories.
+/// A quiet move's ordering score: its history plus its continuation history.
 #[inline]
-pub fn quiet_score(history: &History, cont: &ContRows, piece: Piece, mv: Move) -> i32 {
-    history.get(piece, mv) + cont.score(piece, mv.to())
+pub fn quiet_score(history: &History, cont: Option<&[i16]>, piece: Piece, mv: Move) -> i32 {
+    history.get(piece, mv) + cont.map_or(0, |row| row[ContinuationHistory::index(piece, mv.to())] as i32)
 }
 
 /// What ordering knows about the ply it orders: the hash move, the killers and the
-/// continuation history of the last moves.
+/// continuation history of the last move.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hints<'a> {
     pub hash_move: Option<Move>,
     pub killers: [Option<Move>; 2],
-    /// The continuation history's rows for the last moves.
-    pub cont: ContRows<'a>,
+    /// The continuation history's row for the opponent's last move, if any.
+    pub cont: Option<&'a [i16]>,
 }
 
 /// Where a picker stands in a node's stages. A list stage is first generated (its moves
@@ -73,7 +73,7 @@ pub(super) struct Orderer<'a> {
     pub board: &'a Board,
     pub weights: &'a Weights,
     pub history: &'a History,
-    pub cont: ContRows<'a>,
+    pub cont: &'a ContinuationHistory,
     pub frame: &'a mut Frame,
 }
 
@@ -90,7 +90,7 @@ impl Orderer<'_> {
         let hints = Hints {
             hash_move,
             killers: self.frame.killers,
-            cont: self.cont,
+            cont: self.cont.row(self.frame.last),
         };
         let out = &mut self.frame.keys[offset..];
         score_moves(
@@ -336,7 +336,7 @@ pub(super) fn score_moves(
         } else if hints.killers[1] == Some(mv) {
             KILLER_2
         } else {
-            quiet_score(history, &hints.cont, mover, mv)
+            quiet_score(history, hints.cont, mover, mv)
         };
         out[i] = order_key(score, i, mv);
     }
@@ -370,24 +370,6 @@ pub fn capture_terms(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::search::history::ContinuationHistory;
-
-    #[test]
-    fn the_move_before_weighs_in_sixteenths_of_the_last() {
-        let board = Board::startpos();
-        let mv = board.parse_move("h2e2").unwrap();
-        let piece = board.piece_at(mv.from()).unwrap();
-        let (last, before) = (Some((piece, mv.from())), Some((piece, mv.to())));
-        let mut cont = ContinuationHistory::new();
-        cont.update(last, piece, mv, 1000);
-        cont.update(before, piece, mv, 1600);
-        let history = History::new();
-        let score = |weight: i32| quiet_score(&history, &cont.rows(last, before, weight), piece, mv);
-        let (a, b) = (cont.get(last, piece, mv), cont.get(before, piece, mv));
-        assert_eq!(score(0), a);
-        assert_eq!(score(8), a + b / 2);
-        assert_eq!(score(16), a + b);
-    }
 
     #[test]
     fn keys_sort_by_score_then_generation_order() {

@@ -33,7 +33,7 @@ impl Searcher {
     /// The plies a late quiet move's reduction falls by (or grows, when negative): one on the
     /// principal variation; one for a killer; and by history: a ply for a move that has cut
     /// off more than failed, or (knob `search_lmr_history`) plies in proportion to history
-    /// and continuation histories.
+    /// and continuation history.
     #[inline]
     fn quiet_adjustment<N: Kind>(&self, board: &Board, mv: Move, ply: usize) -> i32 {
         let killer = self.frames[ply].killers.contains(&Some(mv));
@@ -43,7 +43,7 @@ impl Searcher {
         let by_history = match self.knobs.lmr_history {
             0 => (history > 0) as i32,
             scale => {
-                let cont = piece.map_or(0, |p| self.cont_rows(ply).score(p, mv.to()));
+                let cont = piece.map_or(0, |p| self.cont.get(self.frames[ply].last, p, mv));
                 (history + cont) / scale
             }
         };
